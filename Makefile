@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: GPL-2.0
+# sysfarm top-level build: `make deps` installs, `make farm` runs the matrix,
+# `make check` runs every test. Each part keeps its rules in its own build.mk.
+
+BUILD := build
+HOST_ARCH := $(shell uname -m)
+
+CC := gcc
+ARM_CC := arm-linux-gnueabihf-gcc
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wno-unused-parameter -Werror=implicit-function-declaration
+CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -MMD -MP
+
+.PHONY: all deps farm check clean
+all:
+
+deps:
+	./ci/deps $(BUILD)
+
+include snapshotter/build.mk
+include runner/build.mk
+include tests/tests.mk
+
+clean:
+	rm -rf $(BUILD)/snapshotter $(BUILD)/runner $(BUILD)/tests
