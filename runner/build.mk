@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: GPL-2.0
+# The host command build/sysfarm, linked against libyaml and jansson.
+
+RUNNER_SRCS := $(wildcard runner/*.c) snapshotter/frame.c
+RUNNER_OBJS := $(patsubst %.c,$(BUILD)/runner/%.o,$(RUNNER_SRCS))
+SYSFARM := $(BUILD)/sysfarm
+
+all: $(SYSFARM)
+
+$(SYSFARM): $(RUNNER_OBJS)
+	$(CC) -o $@ $^ -lyaml -ljansson
+
+$(BUILD)/runner/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+-include $(RUNNER_OBJS:.o=.d)

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/* sysfarm list: configurations, build keys, and which share a kernel. */
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "exitcode.h"
+#include "farm.h"
+
+static const char usage[] =
+	"usage: sysfarm list [OPTIONS] [CONFIG...]\n\n"
+	"  --json             one JSON object per configuration, in an array\n"
+	"  --github           the GitHub Actions matrix: {\"include\": [...]}\n"
+	FARM_USAGE;
+
+enum { OPT_JSON = 1000, OPT_GITHUB };
+
+static const struct option options[] = {
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "github", no_argument, NULL, OPT_GITHUB },
+	{ 0 }
+};
+
+static int set_format(void *ctx, int opt, const char *arg)
+{
+	*(int *)ctx = opt;
+	return 1;
+}
+
+static json_t *config_json(const struct farm *f, const struct config *c)
+{
+	const struct matrix *m = &f->m;
+	json_t *j = json_pack("{s:s, s:s}", "config", c->name, "key", c->key);
+
+	for (size_t a = 0; a < m->naxes; a++)
+		json_object_set_new(j, m->axes[a].name,
+				    json_string(m->axes[a].values[c->value[a]].name));
+	return j;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	struct farm f;
+	json_t *arr;
+	int format = 0, i, status;
+
+	farm_init(&f);
+	i = farm_parse(&f, argc, argv, usage, options, set_format, &format);
+	if (i <= 0) {
+		farm_release(&f);
+		return i ? SF_EXIT_USAGE : SF_EXIT_OK;
+	}
+	status = farm_load(&f, argv + i, argc - i);
+	if (status)
+		goto out;
+	if (format) {
+		char *text;
+
+		arr = json_array();
+		for (size_t s = 0; s < f.nsel; s++)
+			json_array_append_new(arr, config_json(&f,
+					      &f.m.configs[f.sel[s]]));
+		if (format == OPT_GITHUB)
+			arr = json_pack("{s:o}", "include", arr);
+		text = json_dumps(arr, format == OPT_GITHUB ?
+				  JSON_COMPACT | JSON_SORT_KEYS :
+				  JSON_INDENT(2) | JSON_SORT_KEYS);
+		puts(text);
+		free(text);
+		json_decref(arr);
+		goto out;
+	}
+	printf("%-28s %-12s %s\n", "CONFIG", "KEY", "SHARES ITS KERNEL WITH");
+	for (size_t s = 0; s < f.nsel; s++) {
+		const struct config *c = &f.m.configs[f.sel[s]];
+		int shared = 0;
+
+		printf("%-28s %-12s", c->name, c->key);
+		for (size_t o = 0; o < f.m.nconfigs; o++) {
+			const struct config *d = &f.m.configs[o];
+
+			if (d != c && !strcmp(d->key, c->key)) {
+				printf("%s%s", shared ? ", " : " ", d->name);
+				shared = 1;
+			}
+		}
+		printf("%s\n", shared ? "" : " -");
+	}
+out:
+	farm_release(&f);
+	return status;
+}

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The stages every configuration goes through, and the shared options. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "boot.h"
+#include "exitcode.h"
+#include "farm.h"
+#include "image.h"
+#include "kbuild.h"
+
+#define DEFAULT_TARBALL "/usr/src/linux-source-6.1.tar.xz"
+
+void farm_init(struct farm *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->matrix_path = "matrix.yaml";
+	f->tarball = DEFAULT_TARBALL;
+	f->accel = "tcg";
+	f->jobs = sysconf(_SC_NPROCESSORS_ONLN);
+	if (f->jobs < 1)
+		f->jobs = 1;
+	f->t0 = now_seconds();
+}
+
+static int parse_count(const char *arg, int max)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	return *arg && !*end && v > 0 && v <= max ? (int)v : -1;
+}
+
+static const struct option common_options[] = {
+	{ "matrix", required_argument, NULL, 'M' },
+	{ "build-dir", required_argument, NULL, 'B' },
+	{ "series", required_argument, NULL, 'S' },
+	{ "tarball", required_argument, NULL, 'T' },
+	{ "kernel-src", required_argument, NULL, 'K' },
+	{ "accel", required_argument, NULL, 'A' },
+	{ "append", required_argument, NULL, 'a' },
+	{ "timeout", required_argument, NULL, 't' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+};
+
+/* Return: 1 when @opt was a common option, 0 if not, -1 for a bad value. */
+static int farm_option(struct farm *f, int opt, const char *arg)
+{
+	switch (opt) {
+	case 'M':
+		f->matrix_path = arg;
+		return 1;
+	case 'B':
+		free(f->build);
+		f->build = xstrdup(arg);
+		return 1;
+	case 'S':
+		free(f->series);
+		f->series = xstrdup(arg);
+		return 1;
+	case 'T':
+		f->tarball = arg;
+		return 1;
+	case 'K':
+		f->kernel_src = arg;
+		return 1;
+	case 'A':
+		if (strcmp(arg, "tcg") && strcmp(arg, "kvm")) {
+			fprintf(stderr, "sysfarm: --accel takes tcg or kvm, not '%s'\n",
+				arg);
+			return -1;
+		}
+		f->accel = arg;
+		return 1;
+	case 'a':
+		strv_push(&f->append, arg);
+		return 1;
+	case 't':
+		f->timeout = parse_count(arg, 86400);
+		if (f->timeout < 0) {
+			fprintf(stderr, "sysfarm: --timeout takes seconds (1 to 86400), not '%s'\n",
+				arg);
+			return -1;
+		}
+		return 1;
+	case 'j':
+		f->jobs = parse_count(arg, 1024);
+		if (f->jobs < 0) {
+			fprintf(stderr, "sysfarm: --jobs takes a count, not '%s'\n",
+				arg);
+			return -1;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+int farm_parse(struct farm *f, int argc, char **argv, const char *usage,
+	       const struct option *extra,
+	       int (*cb)(void *ctx, int opt, const char *arg), void *ctx)
+{
+	size_t nextra = 0, n = ARRAY_SIZE(common_options);
+	struct option *opts;
+	int opt, ret = -1;
+
+	while (extra && extra[nextra].name)
+		nextra++;
+	opts = xmalloc((n + nextra + 1) * sizeof(*opts));
+	memcpy(opts, common_options, sizeof(common_options));
+	if (nextra)
+		memcpy(opts + n, extra, nextra * sizeof(*opts));
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+hj:", opts, NULL)) != -1) {
+		int r;
+
+		if (opt == 'h') {
+			fputs(usage, stdout);
+			ret = 0;
+			goto out;
+		}
+		r = farm_option(f, opt, optarg);
+		if (!r && cb && opt != '?')
+			r = cb(ctx, opt, optarg);
+		if (r <= 0) {
+			if (!r)
+				fputs(usage, stderr);
+			goto out;
+		}
+	}
+	ret = optind;
+out:
+	free(opts);
+	return ret;
+}
+
+static char *absolute(const char *path)
+{
+	char cwd[4096];
+
+	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		return xstrdup(path);
+	return xstrfmt("%s/%s", cwd, path);
+}
+
+int farm_load(struct farm *f, char *const *names, int n)
+{
+	struct sf_err err;
+	int count;
+
+	if (matrix_load(&f->m, f->matrix_path, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		return SF_EXIT_USAGE;
+	}
+	f->top = xstrdup(f->m.dir);
+	if (!f->build)
+		f->build = xstrfmt("%s/build", f->top);
+	else {
+		char *b = absolute(f->build);
+
+		free(f->build);
+		f->build = b;
+	}
+	if (!f->series)
+		f->series = xstrfmt("%s/patches/series", f->top);
+	for (size_t i = 0; i < f->m.nconfigs; i++) {
+		if (kbuild_key(&f->m, &f->m.configs[i], &err)) {
+			fprintf(stderr, "sysfarm: %s\n", err.msg);
+			return SF_EXIT_USAGE;
+		}
+	}
+	count = matrix_select(&f->m, names, n, &f->sel, &err);
+	if (count < 0) {
+		fprintf(stderr, "sysfarm: %s\n", err.msg);
+		return SF_EXIT_USAGE;
+	}
+	f->nsel = count;
+	return 0;
+}
+
+void farm_progress(const struct farm *f, const struct config *c,
+		   const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "[%7.1fs] %s: ", now_seconds() - f->t0,
+		c ? c->name : "sysfarm");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+char *farm_outdir(const struct farm *f, const struct config *c)
+{
+	char *dir = xstrfmt("%s/out/%s", f->build, c->name);
+
+	mkdir_p(dir);
+	return dir;
+}
+
+/* The tree is prepared once per run, for the first configuration. */
+static int farm_prepare(struct farm *f, struct result *r)
+{
+	int ret;
+
+	if (f->src_state == 0) {
+		farm_progress(f, NULL, "preparing the kernel source");
+		if (mkdir_p(f->build)) {
+			err_set(&f->src_err, "cannot create '%s': %s",
+				f->build, strerror(errno));
+			ret = -1;
+		} else if (f->kernel_src) {
+			ret = source_external(&f->src, f->kernel_src,
+					      &f->src_err);
+		} else {
+			ret = source_prepare(&f->src, f->build, f->tarball,
+					     f->series, &f->src_err);
+		}
+		f->src_state = ret ? -1 : 1;
+		if (!ret)
+			farm_progress(f, NULL, "source %s, series %s",
+				      f->src.version,
+				      *f->src.series_hash ?
+				      f->src.series_hash : "(none)");
+	}
+	if (f->src_state > 0)
+		return 0;
+	r->v = V_BUILD_FAIL;
+	r->why = f->src_err;
+	return -1;
+}
+
+int farm_build(struct farm *f, const struct config *c, struct result *r)
+{
+	struct kbuild kb = { .build = f->build, .src = &f->src,
+			     .jobs = f->jobs };
+	double t = now_seconds();
+
+	if (farm_prepare(f, r))
+		return -1;
+	farm_progress(f, c, "kernel %s", c->key);
+	switch (kbuild_run(&kb, &f->m, c, &r->why)) {
+	case KBUILD_UP_TO_DATE:
+		farm_progress(f, c, "kernel %s is up to date", c->key);
+		return 0;
+	case KBUILD_OK:
+		farm_progress(f, c, "kernel %s built in %.1f s", c->key,
+			      now_seconds() - t);
+		return 0;
+	case KBUILD_CONFIG_FAIL:
+		r->v = V_CONFIG_FAIL;
+		return -1;
+	case KBUILD_FAIL:
+		break;
+	}
+	r->v = V_BUILD_FAIL;
+	return -1;
+}
+
+int farm_boot(struct farm *f, const struct config *c, struct result *r)
+{
+	struct kbuild kb = { .build = f->build, .src = &f->src };
+	char *out = farm_outdir(f, c);
+	char *kdir = kbuild_dir(&kb, c);
+	char *kernel = xstrfmt("%s/%s", kdir, c->s.image);
+	char *initramfs = xstrfmt("%s/initramfs.cpio", out);
+	char *init = xstrfmt("%s/snapshotter/init", f->top);
+	char *dtb = NULL;
+	struct boot b = {
+		.kernel = kernel, .initramfs = initramfs, .outdir = out,
+		.accel = f->accel, .append = &f->append,
+		.timeout = f->timeout > 0 ? f->timeout : c->s.timeout,
+	};
+	double t = now_seconds();
+	int ret = -1;
+
+	if (image_build(&f->m, c, init, initramfs, &r->why) ||
+	    boot_dtb(&f->m, c, out, &dtb, &r->why)) {
+		r->v = V_QEMU_FAIL;
+		goto out;
+	}
+	farm_progress(f, c, "booting (%s, limit %d s)", f->accel, b.timeout);
+	r->v = boot_run(&f->m, c, &b, dtb, &r->why);
+	farm_progress(f, c, "%s after %.1f s", verdict_name(r->v),
+		      now_seconds() - t);
+	ret = r->v == V_SNAPSHOT ? 0 : -1;
+out:
+	free(out);
+	free(kdir);
+	free(kernel);
+	free(initramfs);
+	free(init);
+	free(dtb);
+	return ret;
+}
+
+void farm_result_save(const struct farm *f, const struct config *c,
+		      const struct result *r)
+{
+	char *out = farm_outdir(f, c);
+	char *path = xstrfmt("%s/result.json", out);
+	json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:f}",
+			      "config", c->name, "verdict",
+			      verdict_name(r->v), "key", c->key,
+			      "message", r->why.msg, "seconds", r->seconds);
+	char *text = j ? json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
+
+	if (!text || file_write_atomic(path, text, strlen(text)))
+		fprintf(stderr, "sysfarm: cannot write '%s'\n", path);
+	free(text);
+	json_decref(j);
+	free(path);
+	free(out);
+}
+
+int farm_summary(const struct farm *f, const struct result *results)
+{
+	int status = 0;
+
+	printf("%-28s %-12s %-12s %7s\n", "CONFIG", "KEY", "VERDICT", "TIME");
+	for (size_t i = 0; i < f->nsel; i++) {
+		const struct config *c = &f->m.configs[f->sel[i]];
+		const struct result *r = &results[i];
+
+		printf("%-28s %-12s %-12s %6.1fs\n", c->name, c->key,
+		       verdict_name(r->v), r->seconds);
+		status = verdict_exit_fold(status, verdict_exit(r->v));
+	}
+	for (size_t i = 0; i < f->nsel; i++) {
+		const struct result *r = &results[i];
+
+		if (r->why.msg[0])
+			printf("\n%s: %s: %s\n", f->m.configs[f->sel[i]].name,
+			       verdict_name(r->v), r->why.msg);
+	}
+	return status;
+}
+
+void farm_release(struct farm *f)
+{
+	matrix_release(&f->m);
+	source_release(&f->src);
+	strv_release(&f->append);
+	free(f->top);
+	free(f->build);
+	free(f->series);
+	free(f->sel);
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What every subcommand shares: the options, the loaded matrix, the
+ * prepared source, and the stages a configuration goes through (prepare,
+ * build, image, boot), each ending in a verdict.
+ */
+#ifndef SYSFARM_FARM_H
+#define SYSFARM_FARM_H
+
+#include <getopt.h>
+
+#include "matrix.h"
+#include "source.h"
+#include "util.h"
+#include "verdict.h"
+
+struct farm {
+	const char *matrix_path;
+	char *top;		/* the matrix's directory (absolute) */
+	char *build;		/* build directory (absolute) */
+	char *series;
+	const char *tarball;
+	const char *kernel_src;	/* a user's tree instead of the tarball */
+	const char *accel;
+	struct strv append;
+	int timeout;		/* overrides the matrix when > 0 */
+	int jobs;
+	double t0;
+
+	struct matrix m;
+	struct source src;
+	int src_state;		/* 0 not yet, 1 ready, -1 failed */
+	struct sf_err src_err;
+	enum verdict src_verdict;
+
+	size_t *sel;		/* selected configurations */
+	size_t nsel;
+};
+
+/* The outcome of one configuration's stages. */
+struct result {
+	enum verdict v;
+	struct sf_err why;	/* for anything but success */
+	double seconds;
+};
+
+/* Help for the common options, for each command's usage text. */
+#define FARM_USAGE \
+	"  --matrix FILE      the matrix (matrix.yaml)\n" \
+	"  --build-dir DIR    where everything is built (build/ beside it)\n" \
+	"  --series FILE      the patch series (patches/series)\n" \
+	"  --tarball FILE     kernel source (/usr/src/linux-source-6.1.tar.xz)\n" \
+	"  --kernel-src DIR   build this kernel tree as it is, no patches\n" \
+	"  --accel tcg|kvm    QEMU accelerator (tcg)\n" \
+	"  --append WORD      add WORD to the kernel command line\n" \
+	"  --timeout SECONDS  boot time limit instead of the matrix's\n" \
+	"  --jobs N           make -jN (number of CPUs)\n"
+
+void farm_init(struct farm *f);
+
+/**
+ * farm_parse() - parse the command's options, common ones included
+ * @usage: printed for --help and bad options
+ * @extra: the command's own long options (may be NULL), each with a
+ *	short-option value handled by @cb
+ *
+ * Return: the index of the first non-option argument, or -1 after a
+ * message (the command exits with SF_EXIT_USAGE), or 0 after --help.
+ */
+int farm_parse(struct farm *f, int argc, char **argv, const char *usage,
+	       const struct option *extra,
+	       int (*cb)(void *ctx, int opt, const char *arg), void *ctx);
+
+/**
+ * farm_summary() - print one line per selected configuration
+ * @results: indexed like f->sel
+ *
+ * Return: the folded exit status.
+ */
+int farm_summary(const struct farm *f, const struct result *results);
+
+/**
+ * farm_load() - load the matrix and select configurations
+ * @names: configuration names; none means all
+ *
+ * Prints its error. Return: 0, or an exit status.
+ */
+int farm_load(struct farm *f, char *const *names, int n);
+
+/* Prints "[   1.2s] CONFIG: what" to stderr. */
+void farm_progress(const struct farm *f, const struct config *c,
+		   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* build/out/<config>, created. */
+char *farm_outdir(const struct farm *f, const struct config *c);
+
+/* Stages: each fills @r and returns 0 to go on, -1 when @r has a verdict. */
+int farm_build(struct farm *f, const struct config *c, struct result *r);
+int farm_boot(struct farm *f, const struct config *c, struct result *r);
+
+/* Writes outdir/result.json for @c. */
+void farm_result_save(const struct farm *f, const struct config *c,
+		      const struct result *r);
+
+void farm_release(struct farm *f);
+
+#endif

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Configures, verifies and builds one kernel per build key. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kbuild.h"
+#include "proc.h"
+
+#define LOG_TAIL_LINES 15
+
+/* Reproducible builds: the same inputs give the same image. */
+static const char *const build_env[] = {
+	"KBUILD_BUILD_TIMESTAMP=Thu Jan  1 00:00:00 UTC 1970",
+	"KBUILD_BUILD_USER=sysfarm",
+	"KBUILD_BUILD_HOST=sysfarm",
+	"KBUILD_BUILD_VERSION=1",
+	"CCACHE_SLOPPINESS=time_macros",
+	/* Our own make's jobserver must not leak into the kernel's. */
+	"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES",
+	NULL
+};
+
+static char *compiler_version(const char *cross)
+{
+	char *cc = xstrfmt("%sgcc", cross ? cross : "");
+	const char *argv[] = { cc, "--version", NULL };
+	char out[512];
+
+	if (proc_capture(argv, out, sizeof(out)))
+		snprintf(out, sizeof(out), "%s: not found", cc);
+	out[strcspn(out, "\n")] = '\0';
+	free(cc);
+	return xstrdup(out);
+}
+
+int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err)
+{
+	static struct strv crosses, versions;	/* cache: one run per cross */
+	const char *cross = c->s.cross_compile ? c->s.cross_compile : "";
+	uint64_t h = HASH_INIT;
+	size_t i;
+
+	for (i = 0; i < crosses.n; i++)
+		if (!strcmp(crosses.v[i], cross))
+			break;
+	if (i == crosses.n) {
+		char *v = compiler_version(cross);
+
+		strv_push(&crosses, cross);
+		strv_push(&versions, v);
+		free(v);
+	}
+	h = hash_str(h, c->s.kernel_arch);
+	h = hash_str(h, cross);
+	h = hash_str(h, versions.v[i]);
+	for (i = 0; i < c->s.fragments.n; i++) {
+		char *path = matrix_file(m, c->s.fragments.v[i]);
+		int r = hash_file(&h, path);
+
+		if (r)
+			err_set(err, "%s: cannot read: %s", path,
+				strerror(errno));
+		free(path);
+		if (r)
+			return -1;
+	}
+	snprintf(c->key, sizeof(c->key), "%016llx", (unsigned long long)h);
+	c->key[12] = '\0';	/* 48 bits are plenty to tell builds apart */
+	return 0;
+}
+
+char *kbuild_dir(const struct kbuild *kb, const struct config *c)
+{
+	return xstrfmt("%s/kernels/%s", kb->build, c->key);
+}
+
+/* make -C SRC O=DIR ARCH=... CROSS_COMPILE=... CC="ccache ..." TARGETS */
+static int kmake(const struct kbuild *kb, const struct config *c,
+		 const char *dir, const char *log, const char *target)
+{
+	const char *cross = c->s.cross_compile ? c->s.cross_compile : "";
+	struct strv argv = STRV_INIT, env = STRV_INIT;
+	struct proc p = PROC_INIT;
+	int code, ret;
+
+	strv_push(&argv, "make");
+	strv_pushf(&argv, "-j%d", kb->jobs);
+	strv_pushf(&argv, "-C%s", kb->src->dir);
+	strv_pushf(&argv, "O=%s", dir);
+	strv_pushf(&argv, "ARCH=%s", c->s.kernel_arch);
+	strv_pushf(&argv, "CROSS_COMPILE=%s", cross);
+	strv_pushf(&argv, "CC=ccache %sgcc", cross);
+	strv_push(&argv, "HOSTCC=ccache gcc");
+	strv_push(&argv, target);
+	for (const char *const *e = build_env; *e; e++)
+		strv_push(&env, *e);
+	strv_pushf(&env, "CCACHE_DIR=%s/ccache", kb->build);
+	p.argv = strv_argv(&argv);
+	p.env = strv_argv(&env);
+	p.out_path = log;
+	p.out_append = 1;
+	p.err_to_out = 1;
+	ret = proc_run(&p, &code) == PROC_EXITED && code == 0 ? 0 : -1;
+	strv_release(&argv);
+	strv_release(&env);
+	return ret;
+}
+
+static int merge_fragments(const struct kbuild *kb, const struct matrix *m,
+			   const struct config *c, const char *dir,
+			   const char *log)
+{
+	struct strv argv = STRV_INIT;
+	struct proc p = PROC_INIT;
+	int code, ret;
+
+	strv_pushf(&argv, "%s/scripts/kconfig/merge_config.sh", kb->src->dir);
+	strv_push(&argv, "-m");
+	strv_push(&argv, "-O");
+	strv_push(&argv, dir);
+	strv_pushf(&argv, "%s/.config", dir);
+	for (size_t i = 0; i < c->s.fragments.n; i++) {
+		char *f = matrix_file(m, c->s.fragments.v[i]);
+
+		strv_push(&argv, f);
+		free(f);
+	}
+	p.argv = strv_argv(&argv);
+	p.dir = dir;
+	p.out_path = log;
+	p.out_append = 1;
+	p.err_to_out = 1;
+	ret = proc_run(&p, &code) == PROC_EXITED && code == 0 ? 0 : -1;
+	strv_release(&argv);
+	return ret;
+}
+
+/* Is "CONFIG_X=..." (or its absence, for "is not set") what .config says? */
+static int option_survived(const char *config, const char *name,
+			   const char *want)
+{
+	char *needle = xstrfmt("\n%s=", name);
+	const char *hit = strstr(config, needle);
+	int ok;
+
+	if (!want) {
+		ok = !hit;
+	} else if (!hit) {
+		ok = 0;
+	} else {
+		size_t wl = strlen(want);
+
+		hit += strlen(needle);
+		ok = !strncmp(hit, want, wl) &&
+		     (hit[wl] == '\n' || hit[wl] == '\0');
+	}
+	free(needle);
+	return ok;
+}
+
+/* kunit_tool's validate_config: every fragment line must be in .config. */
+static int config_verify(const struct matrix *m, const struct config *c,
+			 const char *dir, struct sf_err *err)
+{
+	char *cfgpath = xstrfmt("%s/.config", dir);
+	char *body = file_read(cfgpath, NULL), *config;
+	size_t used = 0;
+	int bad = 0;
+
+	config = xstrfmt("\n%s", body ? body : "");
+	err->msg[0] = '\0';
+	for (size_t i = 0; i < c->s.fragments.n; i++) {
+		char *path = matrix_file(m, c->s.fragments.v[i]);
+		char *text = file_read(path, NULL), *line, *next;
+		int lineno = 0;
+
+		for (line = text; line && *line; line = next) {
+			char name[128], *eq, *want = NULL;
+
+			lineno++;
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
+			if (sscanf(line, "# %127[A-Za-z0-9_] is not set",
+				   name) == 1 && !strncmp(name, "CONFIG_", 7)) {
+				want = NULL;
+			} else if (!strncmp(line, "CONFIG_", 7) &&
+				   (eq = strchr(line, '='))) {
+				snprintf(name, sizeof(name), "%.*s",
+					 (int)(eq - line), line);
+				want = eq + 1;
+			} else {
+				continue;
+			}
+			if (option_survived(config, name, want))
+				continue;
+			bad++;
+			used += snprintf(err->msg + used,
+					 used < sizeof(err->msg) ?
+					 sizeof(err->msg) - used : 0,
+					 "%s%s (%s:%d) did not survive olddefconfig",
+					 used ? "; " : "", line,
+					 c->s.fragments.v[i], lineno);
+			if (used >= sizeof(err->msg))
+				used = sizeof(err->msg);
+		}
+		free(text);
+		free(path);
+	}
+	free(config);
+	free(body);
+	free(cfgpath);
+	return bad ? -1 : 0;
+}
+
+static int stamp_matches(const char *path, const char *want)
+{
+	char *have = file_read(path, NULL);
+	int same = have && !strcmp(have, want);
+
+	free(have);
+	return same;
+}
+
+static char *config_stamp(const struct matrix *m, const struct config *c,
+			  const struct source *src)
+{
+	uint64_t h = HASH_INIT;
+
+	h = hash_str(h, c->key);
+	h = hash_str(h, src->content_id ? src->content_id : "external");
+	for (size_t i = 0; i < c->s.fragments.n; i++) {
+		char *path = matrix_file(m, c->s.fragments.v[i]);
+
+		hash_file(&h, path);
+		free(path);
+	}
+	return xstrfmt("%016llx\n", (unsigned long long)h);
+}
+
+static void fail_with_log(struct sf_err *err, const char *what,
+			  const char *log)
+{
+	char *tail = file_tail(log, LOG_TAIL_LINES);
+
+	err_set(err, "%s (full log: %s):\n%s", what, log, tail);
+	free(tail);
+}
+
+enum kbuild_status kbuild_run(const struct kbuild *kb, const struct matrix *m,
+			      const struct config *c, struct sf_err *err)
+{
+	char *dir = kbuild_dir(kb, c);
+	char *log = xstrfmt("%s/build.log", dir);
+	char *cstamp_path = xstrfmt("%s/sysfarm-config.stamp", dir);
+	char *bstamp_path = xstrfmt("%s/sysfarm-build.stamp", dir);
+	char *image = xstrfmt("%s/%s", dir, c->s.image);
+	char *cfgpath = xstrfmt("%s/.config", dir);
+	char *cstamp = config_stamp(m, c, kb->src), *bstamp = NULL;
+	const char *target = strrchr(c->s.image, '/');
+	enum kbuild_status ret = KBUILD_FAIL;
+	uint64_t h = HASH_INIT;
+
+	target = target ? target + 1 : c->s.image;
+	if (mkdir_p(dir)) {
+		err_set(err, "cannot create '%s': %s", dir, strerror(errno));
+		goto out;
+	}
+	if (!kb->src->content_id || !stamp_matches(cstamp_path, cstamp) ||
+	    !path_exists(cfgpath)) {
+		unlink(cstamp_path);
+		unlink(log);
+		if (kmake(kb, c, dir, log, "tinyconfig")) {
+			fail_with_log(err, "make tinyconfig failed", log);
+			goto out;
+		}
+		if (merge_fragments(kb, m, c, dir, log)) {
+			fail_with_log(err, "merge_config.sh failed", log);
+			goto out;
+		}
+		if (kmake(kb, c, dir, log, "olddefconfig")) {
+			fail_with_log(err, "make olddefconfig failed", log);
+			goto out;
+		}
+		if (config_verify(m, c, dir, err)) {
+			ret = KBUILD_CONFIG_FAIL;
+			goto out;
+		}
+		if (file_write_atomic(cstamp_path, cstamp, strlen(cstamp))) {
+			err_set(err, "cannot write '%s': %s", cstamp_path,
+				strerror(errno));
+			goto out;
+		}
+	}
+	h = hash_str(h, cstamp);
+	if (hash_file(&h, cfgpath)) {
+		err_set(err, "cannot read '%s': %s", cfgpath, strerror(errno));
+		goto out;
+	}
+	bstamp = xstrfmt("%016llx\n", (unsigned long long)h);
+	if (kb->src->content_id && stamp_matches(bstamp_path, bstamp) &&
+	    path_exists(image)) {
+		ret = KBUILD_UP_TO_DATE;
+		goto out;
+	}
+	unlink(bstamp_path);
+	if (kmake(kb, c, dir, log, target)) {
+		fail_with_log(err, "kernel build failed", log);
+		goto out;
+	}
+	if (file_write_atomic(bstamp_path, bstamp, strlen(bstamp))) {
+		err_set(err, "cannot write '%s': %s", bstamp_path,
+			strerror(errno));
+		goto out;
+	}
+	ret = KBUILD_OK;
+out:
+	free(dir);
+	free(log);
+	free(cstamp_path);
+	free(bstamp_path);
+	free(image);
+	free(cfgpath);
+	free(cstamp);
+	free(bstamp);
+	return ret;
+}

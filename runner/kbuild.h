@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel builds: tinyconfig + fragments through merge_config.sh +
+ * olddefconfig, verified like kunit_tool's validate_config, built with
+ * ccache in build/kernels/<key>/.
+ *
+ * The build key hashes what decides the .config and the object code: the
+ * arch, the cross compiler and its version, the fragments' contents. It
+ * leaves the patch series out on purpose: a series change is applied to the
+ * shared tree file by file (source.h), so the next build of the same key is
+ * incremental. Stamps in the build directory record the source content and
+ * .config a build was made from, so that nothing is rebuilt when neither
+ * changed.
+ */
+#ifndef SYSFARM_KBUILD_H
+#define SYSFARM_KBUILD_H
+
+#include "matrix.h"
+#include "source.h"
+#include "util.h"
+
+struct kbuild {
+	const char *build;	/* the build directory (absolute) */
+	const struct source *src;
+	int jobs;
+	const char *log_prefix;	/* for progress lines */
+};
+
+enum kbuild_status {
+	KBUILD_OK,
+	KBUILD_UP_TO_DATE,
+	KBUILD_CONFIG_FAIL,	/* @err names every dropped option */
+	KBUILD_FAIL,		/* @err has the log's last lines */
+};
+
+/**
+ * kbuild_key() - compute @c->key
+ * Return: 0, or -1 with @err set (a fragment that cannot be read).
+ */
+int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err);
+
+/* build/kernels/<key>, malloc'd. */
+char *kbuild_dir(const struct kbuild *kb, const struct config *c);
+
+/**
+ * kbuild_run() - configure, verify and build @c's kernel if needed
+ * @err: on failure, what failed and the evidence (log tail)
+ */
+enum kbuild_status kbuild_run(const struct kbuild *kb, const struct matrix *m,
+			      const struct config *c, struct sf_err *err);
+
+#endif

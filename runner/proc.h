@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Child processes, modelled on git's run-command.h: argv vectors (never a
+ * shell string), own process group, a CLOCK_MONOTONIC deadline, SIGTERM
+ * then SIGKILL to the group, and every live child killed on SIGINT,
+ * SIGTERM or exit.
+ */
+#ifndef SYSFARM_PROC_H
+#define SYSFARM_PROC_H
+
+#include <sys/types.h>
+
+struct proc {
+	const char *const *argv;	/* argv[0] is looked up in PATH */
+	const char *const *env;		/* "NAME=value" set, "NAME" unset */
+	const char *dir;		/* chdir here first, or NULL */
+	const char *out_path;		/* stdout (and stderr) to this file */
+	int out_append;			/* append instead of truncate */
+	int err_to_out;			/* stderr to out_path as well */
+	int no_stdin;			/* stdin from /dev/null (default too) */
+	double timeout;			/* seconds; 0 means none */
+	pid_t pid;
+};
+
+#define PROC_INIT { 0 }
+
+enum proc_status {
+	PROC_EXITED,		/* exit status in *code */
+	PROC_SIGNALED,		/* signal number in *code */
+	PROC_TIMEOUT,		/* deadline passed, group killed */
+	PROC_START_FAILED,	/* fork or exec failed, errno in *code */
+};
+
+/**
+ * proc_run() - start a child, wait for it or for its deadline
+ * @p: what to run
+ * @code: exit status, signal number or errno, see &enum proc_status
+ *
+ * Return: how the child ended.
+ */
+enum proc_status proc_run(struct proc *p, int *code);
+
+/**
+ * proc_capture() - run a child and collect its stdout (at most 64 KiB)
+ * @argv: the command
+ * @buf: where the output goes, NUL-terminated, trailing newline removed
+ * @size: size of @buf
+ *
+ * Return: 0 when it exited with status 0, -1 otherwise.
+ */
+int proc_capture(const char *const *argv, char *buf, size_t size);
+
+/**
+ * proc_setup_signals() - kill live children on SIGINT/SIGTERM and exit
+ *
+ * Installs handlers that kill every live child's process group, then
+ * re-raise the signal with its default action.
+ */
+void proc_setup_signals(void);
+
+/**
+ * proc_interrupted() - has SIGINT or SIGTERM arrived?
+ */
+int proc_interrupted(void);
+
+#endif

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* One verdict per configuration, and what each means for the exit status. */
+#ifndef SYSFARM_VERDICT_H
+#define SYSFARM_VERDICT_H
+
+enum verdict {
+	V_SNAPSHOT,	/* run: a snapshot arrived intact */
+	V_PASS,		/* check: equal to the golden */
+	V_DIFF,		/* check: the ABI changed */
+	V_NEW,		/* check: no golden yet */
+	V_CONFIG_FAIL,	/* a requested Kconfig option did not survive */
+	V_BUILD_FAIL,	/* patch application or the kernel build failed */
+	V_QEMU_FAIL,	/* QEMU could not start or run the guest */
+	V_PANIC,	/* the kernel panicked before a snapshot arrived */
+	V_TIMEOUT,	/* no snapshot within the time limit */
+	V_CORRUPT,	/* the channel was truncated or failed its checksum */
+	V_NO_SNAPSHOT,	/* the guest ended without sending a snapshot */
+	V_NR
+};
+
+const char *verdict_name(enum verdict v);
+
+/* The exit status a verdict asks for; see exitcode.h. */
+int verdict_exit(enum verdict v);
+
+/* Folds statuses: a difference outranks "untested" outranks success. */
+int verdict_exit_fold(int a, int b);
+
+#endif
