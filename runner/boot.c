@@ -168,6 +168,28 @@ static char *panic_evidence(const char *console)
 	return xstrfmt("%.*s", (int)(end - start), start);
 }
 
+/* The command, shell-quoted, so that a developer can rerun the boot. */
+static void log_command(const char *log, const struct strv *argv)
+{
+	FILE *f = fopen(log, "w");
+
+	if (!f)
+		return;
+	fputs("#", f);
+	for (size_t i = 0; i < argv->n; i++) {
+		fputs(" '", f);
+		for (const char *c = argv->v[i]; *c; c++) {
+			if (*c == '\'')
+				fputs("'\\''", f);
+			else
+				fputc(*c, f);
+		}
+		fputs("'", f);
+	}
+	fputs("\n", f);
+	fclose(f);
+}
+
 static void build_cmdline(const struct config *c, const struct boot *b,
 			  struct strv *argv)
 {
@@ -312,8 +334,10 @@ enum verdict boot_run(const struct matrix *m, const struct config *c,
 	free(esc);
 	strv_extend(&argv, &c->s.qemu_args);
 
+	log_command(qlog, &argv);
 	p.argv = strv_argv(&argv);
 	p.out_path = qlog;
+	p.out_append = 1;
 	p.err_to_out = 1;
 	p.timeout = b->timeout;
 	st = proc_run(&p, &code);

@@ -15,3 +15,7 @@ $(BUILD)/runner/%.o: %.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 -include $(RUNNER_OBJS:.o=.d)
+
+TESTS += tests/runner/t-matrix.sh
+BOOT_TESTS += tests/runner/t-run.sh tests/runner/t-faults.sh
+CHECK_DEPS += $(SYSFARM)

@@ -31,7 +31,13 @@ static int set_format(void *ctx, int opt, const char *arg)
 static json_t *config_json(const struct farm *f, const struct config *c)
 {
 	const struct matrix *m = &f->m;
-	json_t *j = json_pack("{s:s, s:s}", "config", c->name, "key", c->key);
+	json_t *j = json_pack("{s:s, s:s, s:i}", "config", c->name,
+			      "key", c->key, "timeout", c->s.timeout);
+	json_t *append = json_array();
+
+	for (size_t i = 0; i < c->s.append.n; i++)
+		json_array_append_new(append, json_string(c->s.append.v[i]));
+	json_object_set_new(j, "append", append);
 
 	for (size_t a = 0; a < m->naxes; a++)
 		json_object_set_new(j, m->axes[a].name,

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-# `make check`: every part appends its TAP test programs to TESTS (unit
-# tests first, the booted matrix last) and its build products to CHECK_DEPS.
+# `make check`: every part appends its TAP test programs to TESTS (fast,
+# no kernel) or BOOT_TESTS (build and boot kernels; run last), and what they
+# need built to CHECK_DEPS.
 
-check: deps all $(CHECK_DEPS)
-	tests/harness $(TESTS)
+check: deps
+	$(MAKE) all $(CHECK_DEPS)
+	tests/harness $(TESTS) $(BOOT_TESTS)

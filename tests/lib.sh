@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by the shell tests: TAP output, a temp dir, where things are.
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+SYSFARM=${SYSFARM:-$TOP/build/sysfarm}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+test_count=0
+
+# check DESCRIPTION COMMAND...: "ok" when COMMAND succeeds; its output is
+# shown as TAP comments when it does not.
+check() {
+	desc=$1
+	shift
+	test_count=$((test_count + 1))
+	if "$@" >"$TMP/check.out" 2>&1; then
+		echo "ok $test_count - $desc"
+	else
+		echo "not ok $test_count - $desc"
+		sed 's/^/# /' "$TMP/check.out"
+	fi
+}
+
+skip() {
+	test_count=$((test_count + 1))
+	echo "ok $test_count - $1 # SKIP $2"
+}
+
+done_testing() {
+	echo "1..$test_count"
+}

@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Faults end in their own verdict with the evidence: a hung guest (TIMEOUT),
+# a truncated or bit-flipped channel (CORRUPT), a kernel that panics
+# (PANIC), QEMU that cannot start (QEMU-FAIL), and Ctrl-C leaves no QEMU.
+# Runs after t-run.sh, so the kernels are built.
+. "$(dirname "$0")/../lib.sh"
+cd "$TOP" || exit 1
+
+# run EXPECTED-VERDICT CONFIG ARGS...: sysfarm run exits 125 with that verdict.
+run() {
+	want=$1 config=$2
+	shift 2
+	"$SYSFARM" run "$@" "$config" >"$TMP/out" 2>"$TMP/err"
+	status=$?
+	verdict=$(jq -r .verdict "build/out/$config/result.json")
+	if [ "$status" -ne 125 ] || [ "$verdict" != "$want" ]; then
+		echo "status $status, verdict $verdict, wanted 125 and $want"
+		cat "$TMP/out"
+		return 1
+	fi
+}
+
+no_qemu_left() {
+	! pgrep -f "qemu-system.*build/out/$1/" >/dev/null
+}
+
+start=$(date +%s)
+check "init that hangs: TIMEOUT" \
+	run TIMEOUT x86_64-sysfs-on --append sysfarm.fault=hang --timeout 10
+elapsed=$(($(date +%s) - start))
+check "TIMEOUT within the limit + 10 s (took ${elapsed}s)" test "$elapsed" -le 20
+check "TIMEOUT leaves no QEMU behind" no_qemu_left x86_64-sysfs-on
+
+check "truncated channel (x86_64, serial): CORRUPT" \
+	run CORRUPT x86_64-sysfs-off --append sysfarm.fault=truncate
+check "CORRUPT says the frame is truncated" \
+	grep -q 'truncated' "$TMP/out"
+check "bit-flipped channel (arm, virtio console): CORRUPT" \
+	run CORRUPT arm-sysfs-on --append sysfarm.fault=bitflip
+check "CORRUPT says the checksum failed" grep -qi 'crc\|checksum' "$TMP/out"
+
+check "no init to run: PANIC" \
+	run PANIC arm-sysfs-off --append rdinit=/nonexistent
+check "PANIC shows the console lines of the panic" \
+	grep -q 'Kernel panic - not syncing' "$TMP/out"
+check "init that exits: PANIC" \
+	run PANIC x86_64-sysfs-on --append sysfarm.fault=exit
+
+sed -e 's|qemu-system-x86_64|qemu-system-nonexistent|' \
+	-e 's|: \[patches/|: [../../patches/|g' -e 's|, patches/|, ../../patches/|g' \
+	-e 's|: build/|: ../../build/|' matrix.yaml >build/tests/no-qemu.yaml
+check "QEMU missing: QEMU-FAIL" run QEMU-FAIL x86_64-sysfs-on \
+	--matrix build/tests/no-qemu.yaml --build-dir build
+
+# Ctrl-C in the middle of a boot: sysfarm dies, its QEMU with it.
+"$SYSFARM" run --append sysfarm.fault=hang x86_64-sysfs-off \
+	>/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+	pgrep -f "qemu-system.*build/out/x86_64-sysfs-off/" >/dev/null && break
+	sleep 0.1
+done
+check "QEMU was running before SIGINT" \
+	pgrep -f "qemu-system.*build/out/x86_64-sysfs-off/"
+kill -INT "$pid"
+wait "$pid"
+check "SIGINT ends sysfarm (status $?)" test $? -ne 0
+check "SIGINT leaves no QEMU behind" no_qemu_left x86_64-sysfs-off
+done_testing

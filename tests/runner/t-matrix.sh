@@ -1,0 +1,42 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# matrix.yaml parsing: each case directory under tests/runner/matrix holds a
+# matrix.yaml and `expect`: what `sysfarm list` prints (errors on stderr,
+# valid ones as JSON lines without the build key), then "status N".
+. "$(dirname "$0")/../lib.sh"
+
+for dir in "$TOP"/tests/runner/matrix/*/; do
+	name=$(basename "$dir")
+	(
+		cd "$dir" || exit 1
+		"$SYSFARM" list --json --matrix matrix.yaml >"$TMP/out" 2>"$TMP/err"
+		status=$?
+		if [ "$status" -eq 0 ]; then
+			jq -c '.[] | del(.key)' <"$TMP/out"
+		else
+			cat "$TMP/err"
+		fi
+		echo "status $status"
+	) >"$TMP/actual"
+	check "matrix case $name" diff -u "$dir/expect" "$TMP/actual"
+done
+
+# The real matrix: 8 configurations, 4 kernels, each shared by two.
+"$SYSFARM" list --json --matrix "$TOP/matrix.yaml" >"$TMP/real"
+check "matrix.yaml expands to 8 configurations" \
+	test "$(jq length "$TMP/real")" -eq 8
+check "8 configurations share 4 build keys" \
+	test "$(jq -r '.[].key' "$TMP/real" | sort -u | wc -l)" -eq 4
+jq -r '.[].config' "$TMP/real" >"$TMP/actual"
+cat >"$TMP/expect" <<EOT
+x86_64-sysfs-on-tca6507
+x86_64-sysfs-on
+x86_64-sysfs-off-tca6507
+x86_64-sysfs-off
+arm-sysfs-on-tca6507
+arm-sysfs-on
+arm-sysfs-off-tca6507
+arm-sysfs-off
+EOT
+check "configuration names are stable" diff -u "$TMP/expect" "$TMP/actual"
+done_testing

@@ -1,0 +1,50 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The whole matrix, built and booted: every configuration sends a snapshot
+# that matches FORMAT.md, no kernel is built twice, and a second run
+# rebuilds nothing.
+. "$(dirname "$0")/../lib.sh"
+cd "$TOP" || exit 1
+OUT=build/out
+
+"$SYSFARM" run >"$TMP/run1" 2>"$TMP/run1.err"
+status=$?
+check "sysfarm run over the matrix exits 0" test "$status" -eq 0
+[ "$status" -eq 0 ] || sed 's/^/# /' "$TMP/run1" "$TMP/run1.err"
+
+configs=$("$SYSFARM" list --json | jq -r '.[].config')
+for c in $configs; do
+	check "$c: SNAPSHOT" \
+		jq -e '.verdict == "SNAPSHOT"' "$OUT/$c/result.json"
+	check "$c: snapshot matches FORMAT.md" \
+		jq -e -f tests/snapshot-schema.jq "$OUT/$c/snapshot.json"
+	case $c in
+	x86_64-*) machine=x86_64 ;;
+	arm-*) machine=armv7l ;;
+	esac
+	check "$c: the guest is $machine running 6.1" jq -e \
+		".header.machine == \"$machine\" and (.header.release | startswith(\"6.1.\"))" \
+		"$OUT/$c/snapshot.json"
+	case $c in
+	*sysfs-on*)
+		check "$c: sysfs mounted, writeback in /sys/bus/workqueue" jq -e \
+			'.sysfs.mounted and (.roots["bus/workqueue"].entries.devices.entries.writeback.follow.entries.max_active.mode == "0644")' \
+			"$OUT/$c/snapshot.json" ;;
+	*sysfs-off*)
+		check "$c: sysfs absent (ENODEV), no roots" jq -e \
+			'(.sysfs.mounted | not) and .sysfs.error == "ENODEV" and .roots == {}' \
+			"$OUT/$c/snapshot.json" ;;
+	esac
+done
+
+# A key is built at most once per run, whatever shares it.
+grep -o 'kernel [0-9a-f]* built' "$TMP/run1.err" | sort | uniq -d >"$TMP/twice"
+check "no kernel built twice in one run" test ! -s "$TMP/twice"
+
+"$SYSFARM" run >"$TMP/run2" 2>"$TMP/run2.err"
+check "second sysfarm run exits 0" test $? -eq 0
+check "second run builds nothing" \
+	sh -c "! grep 'built in\|kernel build failed' '$TMP/run2.err'"
+check "second run finds all 8 kernels up to date" \
+	test "$(grep -c 'is up to date' "$TMP/run2.err")" -eq 8
+done_testing
