@@ -23,3 +23,6 @@ include tests/tests.mk
 
 clean:
 	rm -rf $(BUILD)/snapshotter $(BUILD)/runner $(BUILD)/tests
+
+farm: deps all
+	$(BUILD)/sysfarm run

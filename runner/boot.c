@@ -261,7 +261,7 @@ static enum verdict decode(const struct boot *b, enum proc_status st,
 	tail = file_tail(con_path, TAIL_LINES);
 	if (fr != FRAME_ENOFRAME) {
 		v = V_CORRUPT;
-		err_set(err, "the result channel holds a %s (%zu bytes in %s)",
+		err_set(err, "the result channel is corrupt: %s (%zu bytes in %s)",
 			frame_strerror(fr), clen, chan_path);
 	} else if (st == PROC_TIMEOUT) {
 		v = V_TIMEOUT;

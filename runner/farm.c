@@ -173,6 +173,16 @@ int farm_load(struct farm *f, char *const *names, int n)
 			return SF_EXIT_USAGE;
 		}
 	}
+	if (!f->kernel_src) {
+		struct strv patches = STRV_INIT;
+		int bad = series_read(f->series, &patches, NULL, &err);
+
+		strv_release(&patches);
+		if (bad) {
+			fprintf(stderr, "%s\n", err.msg);
+			return SF_EXIT_USAGE;
+		}
+	}
 	count = matrix_select(&f->m, names, n, &f->sel, &err);
 	if (count < 0) {
 		fprintf(stderr, "sysfarm: %s\n", err.msg);

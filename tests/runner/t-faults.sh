@@ -41,17 +41,18 @@ check "bit-flipped channel (arm, virtio console): CORRUPT" \
 check "CORRUPT says the checksum failed" grep -qi 'crc\|checksum' "$TMP/out"
 
 check "no init to run: PANIC" \
-	run PANIC arm-sysfs-off --append rdinit=/nonexistent
+	run PANIC arm-sysfs-off --append rdinit=/nonexistent --append init=/nonexistent
 check "PANIC shows the console lines of the panic" \
 	grep -q 'Kernel panic - not syncing' "$TMP/out"
 check "init that exits: PANIC" \
 	run PANIC x86_64-sysfs-on --append sysfarm.fault=exit
 
+mkdir -p build/tests
 sed -e 's|qemu-system-x86_64|qemu-system-nonexistent|' \
 	-e 's|: \[patches/|: [../../patches/|g' -e 's|, patches/|, ../../patches/|g' \
 	-e 's|: build/|: ../../build/|' matrix.yaml >build/tests/no-qemu.yaml
 check "QEMU missing: QEMU-FAIL" run QEMU-FAIL x86_64-sysfs-on \
-	--matrix build/tests/no-qemu.yaml --build-dir build
+	--matrix build/tests/no-qemu.yaml --build-dir build --series patches/series
 
 # Ctrl-C in the middle of a boot: sysfarm dies, its QEMU with it.
 "$SYSFARM" run --append sysfarm.fault=hang x86_64-sysfs-off \
@@ -67,4 +68,17 @@ kill -INT "$pid"
 wait "$pid"
 check "SIGINT ends sysfarm (status $?)" test $? -ne 0
 check "SIGINT leaves no QEMU behind" no_qemu_left x86_64-sysfs-off
+# Bad patch series: refused by name, before anything is built.
+"$SYSFARM" build --series tests/runner/series/bad-patch/series \
+	x86_64-sysfs-on >"$TMP/out" 2>&1
+check "a patch that does not apply: exit 125" test $? -eq 125
+check "... named, with the file it failed on" grep -q \
+	"patch '0001-workqueue-rename-a-comment-that-does-not-exist.patch' does not apply to kernel/workqueue.c" \
+	"$TMP/out"
+"$SYSFARM" build --series tests/runner/series/missing-patch/series \
+	>"$TMP/out" 2>&1
+check "a series naming a missing patch: exit 2" test $? -eq 2
+check "... with file:line:col" grep -q \
+	"series/missing-patch/series:3:5: no patch file '0002-missing.patch'" \
+	"$TMP/out"
 done_testing
