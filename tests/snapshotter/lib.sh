@@ -39,6 +39,16 @@ tap_skip() {
 	echo "ok $tap_n - $1 # SKIP $2"
 }
 
+# tap_diff NAME: ok when $scratch/actual equals $scratch/expect
+tap_diff() {
+	if diff -u "$scratch/expect" "$scratch/actual" >"$scratch/diff" 2>&1
+	then
+		tap_ok "$1"
+	else
+		tap_not_ok "$1" "$scratch/diff"
+	fi
+}
+
 tap_done() {
 	echo "1..$tap_n"
 	[ "$tap_failed" -eq 0 ]

@@ -19,11 +19,7 @@ $SNAP --sysfs "$scratch" >/dev/full 2>"$scratch/actual"
 echo "exit $?" >>"$scratch/actual"
 printf '%s\n' "snapshot: cannot write 'stdout': No space left on device" \
 	"exit 1" >"$scratch/expect"
-if diff -u "$scratch/expect" "$scratch/actual" >"$scratch/diff"; then
-	tap_ok "$name"
-else
-	tap_not_ok "$name" "$scratch/diff"
-fi
+tap_diff "$name"
 
 name="cli: --help to a full stdout is an error too"
 $SNAP --help >/dev/full 2>/dev/null

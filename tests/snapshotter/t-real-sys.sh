@@ -18,30 +18,21 @@ run_real_roots "real /sys: default roots"
 run_real_roots "real /sys: default roots and class/mem" \
 	bus/workqueue class/leds class/gpio class/mem
 cp "$scratch/real" "$scratch/first"
-$SNAP bus/workqueue class/leds class/gpio class/mem >"$scratch/second"
-if cmp "$scratch/first" "$scratch/second" >"$scratch/diff" 2>&1; then
-	tap_ok "real /sys: two runs are byte-identical"
-else
-	diff -u "$scratch/first" "$scratch/second" >"$scratch/diff"
-	tap_not_ok "real /sys: two runs are byte-identical" "$scratch/diff"
-fi
+$SNAP bus/workqueue class/leds class/gpio class/mem >"$scratch/actual"
+cp "$scratch/first" "$scratch/expect"
+tap_diff "real /sys: two runs are byte-identical"
 
+name="real /sys: bus/workqueue/devices/writeback is followed"
 if [ -d /sys/bus/workqueue/devices/writeback ]; then
 	jq -r '.roots["bus/workqueue"].entries.devices.entries.writeback |
 		"\(.type) \(.follow.type) \(.follow.entries.max_active.value |
 		@json)"' \
 		"$scratch/first" >"$scratch/actual" &&
 	max_active=$(cat /sys/bus/workqueue/devices/writeback/max_active) &&
-	printf 'link dir "%s\\n"\n' "$max_active" >"$scratch/expect" &&
-	if diff -u "$scratch/expect" "$scratch/actual" >"$scratch/diff"; then
-		tap_ok "real /sys: bus/workqueue/devices/writeback is followed"
-	else
-		tap_not_ok "real /sys: bus/workqueue/devices/writeback is followed" \
-			"$scratch/diff"
-	fi
+	printf 'link dir "%s\\n"\n' "$max_active" >"$scratch/expect"
+	tap_diff "$name"
 else
-	tap_skip "real /sys: bus/workqueue/devices/writeback is followed" \
-		"no writeback workqueue in this kernel's sysfs"
+	tap_skip "$name" "no writeback workqueue in this kernel's sysfs"
 fi
 
 # A fresh sysfs mount in a private mount namespace shows the same tree.
@@ -50,12 +41,8 @@ if unshare --mount --propagation private true 2>/dev/null; then
 	mkdir "$scratch/sys"
 	unshare --mount --propagation private $SNAP --mount-sysfs \
 		--sysfs "$scratch/sys" bus/workqueue >"$scratch/actual" &&
-	$SNAP bus/workqueue >"$scratch/expect" &&
-	if diff -u "$scratch/expect" "$scratch/actual" >"$scratch/diff"; then
-		tap_ok "$name"
-	else
-		tap_not_ok "$name" "$scratch/diff"
-	fi
+	$SNAP bus/workqueue >"$scratch/expect"
+	tap_diff "$name"
 else
 	tap_skip "$name" "unshare --mount not permitted here"
 fi
@@ -68,12 +55,8 @@ if [ -n "$first" ]; then
 	prefix=$(printf '%.12s' "$first")
 	$SNAP --kmsg-prefix "$prefix" --kmsg-prefix sysfarm-no-such-prefix \
 		bus/workqueue | jq -r '.kmsg[0]' >"$scratch/actual" &&
-	printf '%s\n' "$first" >"$scratch/expect" &&
-	if diff -u "$scratch/expect" "$scratch/actual" >"$scratch/diff"; then
-		tap_ok "$name"
-	else
-		tap_not_ok "$name" "$scratch/diff"
-	fi
+	printf '%s\n' "$first" >"$scratch/expect"
+	tap_diff "$name"
 else
 	tap_skip "$name" "/dev/kmsg is not readable here"
 fi
@@ -84,12 +67,8 @@ if unshare --mount --propagation private true 2>/dev/null; then
 		'mount -t tmpfs none /dev && mknod /dev/null c 1 3 &&
 		exec "$@"' sh $SNAP --kmsg-prefix sysfarm bus/workqueue |
 		jq -c .kmsg >"$scratch/actual" &&
-	echo '{"error":"ENOENT"}' >"$scratch/expect" &&
-	if diff -u "$scratch/expect" "$scratch/actual" >"$scratch/diff"; then
-		tap_ok "$name"
-	else
-		tap_not_ok "$name" "$scratch/diff"
-	fi
+	echo '{"error":"ENOENT"}' >"$scratch/expect"
+	tap_diff "$name"
 else
 	tap_skip "$name" "unshare --mount not permitted here"
 fi
@@ -97,12 +76,8 @@ fi
 name="--frame: the frame decodes to the plain snapshot"
 $SNAP --frame -o "$scratch/frame" &&
 $frame_check "$scratch/frame" >"$scratch/actual" &&
-$SNAP >"$scratch/expect" &&
-if diff -u "$scratch/expect" "$scratch/actual" >"$scratch/diff"; then
-	tap_ok "$name"
-else
-	tap_not_ok "$name" "$scratch/diff"
-fi
+$SNAP >"$scratch/expect"
+tap_diff "$name"
 
 name="a cut or altered frame is refused"
 head -c 100 "$scratch/frame" >"$scratch/cut"
@@ -114,10 +89,6 @@ sed 's/"format": 1,/"format": 2,/' "$scratch/frame" >"$scratch/flipped"
 } >"$scratch/actual" 2>&1
 printf '%s\n' "truncated frame" "frame checksum mismatch" "no frame" \
 	>"$scratch/expect"
-if diff -u "$scratch/expect" "$scratch/actual" >"$scratch/diff"; then
-	tap_ok "$name"
-else
-	tap_not_ok "$name" "$scratch/diff"
-fi
+tap_diff "$name"
 
 tap_done
