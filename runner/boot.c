@@ -38,8 +38,13 @@ static void machine_args(const struct config *c, struct strv *argv)
 		strv_push(argv, "-cpu");
 		strv_push(argv, c->s.qemu_cpu);
 	}
+	/*
+	 * One core per socket: SeaBIOS's MP table lists only a socket's first
+	 * core, and the tiny x86_64 kernel has no ACPI to find the others.
+	 */
 	strv_push(argv, "-smp");
-	strv_pushf(argv, "%d", c->s.smp ? c->s.smp : 1);
+	strv_pushf(argv, "%d,sockets=%d", c->s.smp ? c->s.smp : 1,
+		   c->s.smp ? c->s.smp : 1);
 	strv_push(argv, "-m");
 	strv_pushf(argv, "%d", c->s.memory ? c->s.memory : 256);
 	strv_push(argv, "-nodefaults");
