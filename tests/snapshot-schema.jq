@@ -11,7 +11,9 @@ def node:
     (.mode | mode) and
     ([has("value"), has("base64"), has("error")] | map(select(.)) | length == 1)
   elif .type == "link" then
-    (.target | type == "string") and ((has("follow") | not) or (.follow | node))
+    (.mode | mode)
+    and ((.target | type == "string") or (.target_base64 | type == "string"))
+    and ((has("follow") | not) or (.follow | node))
   elif .type == "other" then (.mode | mode)
   else false end;
 
@@ -19,7 +21,8 @@ def node:
 and (.header | (.snapshotter | type == "string")
      and (.release | type == "string") and (.machine | type == "string"))
 and (.sysfs.mounted | type == "boolean")
-and (.kmsg | type == "array" and all(type == "string"))
+and (.kmsg | (type == "array" and all(type == "string"))
+     or (type == "object" and (.error | type == "string")))
 and (.probes | type == "array"
      and all(type == "object" and (.op | type == "string")
              and (.result | type == "string")))
