@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Redaction rules: load expected/redactions.yaml, blank matching values. */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "redact.h"
+#include "snap.h"
+
+struct rules_file {
+	const char *path;
+	yaml_document_t doc;
+	struct sf_err *err;
+};
+
+static int bad_at(struct rules_file *rf, const yaml_node_t *n,
+		  const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int bad_at(struct rules_file *rf, const yaml_node_t *n,
+		  const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	err_set(rf->err, "%s:%zu:%zu: %s", rf->path, n->start_mark.line + 1,
+		n->start_mark.column + 1, what);
+	return SNAP_EBADINPUT;
+}
+
+/* A non-empty scalar's text, or NULL after a message about @key. */
+static const char *text_of(struct rules_file *rf, const yaml_node_t *n,
+			   const char *key)
+{
+	if (n->type != YAML_SCALAR_NODE) {
+		bad_at(rf, n, "'%s' must be text", key);
+		return NULL;
+	}
+	if (!n->data.scalar.length) {
+		bad_at(rf, n, "'%s' is empty", key);
+		return NULL;
+	}
+	return (const char *)n->data.scalar.value;
+}
+
+static int rule_parse(struct rules_file *rf, yaml_node_t *map,
+		      struct redaction *rule)
+{
+	const char *path = NULL, *reason = NULL;
+	yaml_node_pair_t *p;
+
+	if (map->type != YAML_MAPPING_NODE)
+		return bad_at(rf, map, "a rule must be a mapping with %s",
+			      "'path' and 'reason'");
+	for (p = map->data.mapping.pairs.start;
+	     p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(&rf->doc, p->key);
+		yaml_node_t *v = yaml_document_get_node(&rf->doc, p->value);
+		const char *key = k->type == YAML_SCALAR_NODE ?
+			(const char *)k->data.scalar.value : NULL;
+		const char **slot;
+
+		if (key && !strcmp(key, "path"))
+			slot = &path;
+		else if (key && !strcmp(key, "reason"))
+			slot = &reason;
+		else if (key)
+			return bad_at(rf, k, "unknown key '%s'", key);
+		else
+			return bad_at(rf, k, "a key must be text");
+		if (*slot)
+			return bad_at(rf, k, "duplicate key '%s'", key);
+		*slot = text_of(rf, v, key);
+		if (!*slot)
+			return SNAP_EBADINPUT;
+		if (slot == &path && path[0] == '/')
+			return bad_at(rf, v, "'path' must be relative to %s",
+				      "the sysfs mount");
+	}
+	if (!path || !reason)
+		return bad_at(rf, map, "missing '%s'",
+			      path ? "reason" : "path");
+	rule->path = xstrdup(path);
+	rule->reason = xstrdup(reason);
+	rule->line = map->start_mark.line + 1;
+	return 0;
+}
+
+static int rules_parse(struct rules_file *rf, struct redactions *r)
+{
+	yaml_node_t *root = yaml_document_get_root_node(&rf->doc);
+	yaml_node_item_t *it;
+
+	if (!root)
+		return 0;	/* nothing but comments: no rules */
+	if (root->type != YAML_SEQUENCE_NODE)
+		return bad_at(rf, root, "the rules must be a list");
+	for (it = root->data.sequence.items.start;
+	     it < root->data.sequence.items.top; it++) {
+		yaml_node_t *n = yaml_document_get_node(&rf->doc, *it);
+		int ret;
+
+		r->v = xrealloc(r->v, (r->n + 1) * sizeof(*r->v));
+		ret = rule_parse(rf, n, &r->v[r->n]);
+		if (ret)
+			return ret;
+		r->n++;
+	}
+	return 0;
+}
+
+int redactions_load(struct redactions *r, const char *path,
+		    struct sf_err *err)
+{
+	struct rules_file rf = { .path = path, .err = err };
+	yaml_parser_t parser;
+	int ret = SNAP_EBADINPUT;
+	FILE *f;
+
+	f = fopen(path, "rb");
+	if (!f) {
+		err_set(err, "%s: cannot open: %s", path, strerror(errno));
+		return SNAP_EIO;
+	}
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_file(&parser, f);
+	if (!yaml_parser_load(&parser, &rf.doc)) {
+		err_set(err, "%s:%zu:%zu: %s", path,
+			parser.problem_mark.line + 1,
+			parser.problem_mark.column + 1,
+			parser.problem ? parser.problem : "cannot parse");
+		goto out_parser;
+	}
+	ret = rules_parse(&rf, r);
+	yaml_document_delete(&rf.doc);
+	if (!ret && yaml_parser_load(&parser, &rf.doc)) {
+		yaml_node_t *extra = yaml_document_get_root_node(&rf.doc);
+
+		if (extra)
+			ret = bad_at(&rf, extra, "a second document");
+		yaml_document_delete(&rf.doc);
+	}
+out_parser:
+	yaml_parser_delete(&parser);
+	fclose(f);
+	if (ret)
+		redactions_release(r);
+	return ret;
+}
+
+void redactions_release(struct redactions *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->v[i].path);
+		free(r->v[i].reason);
+	}
+	free(r->v);
+	*r = (struct redactions)REDACTIONS_INIT;
+}
+
+const struct redaction *redactions_match(const struct redactions *r,
+					 const char *path)
+{
+	for (size_t i = 0; r && i < r->n; i++)
+		if (!fnmatch(r->v[i].path, path, FNM_PATHNAME))
+			return &r->v[i];
+	return NULL;
+}
+
+static void content_redact(json_t *obj, const char *const *keys)
+{
+	for (; *keys; keys++)
+		json_object_del(obj, *keys);
+	json_object_set_new(obj, "redacted", json_true());
+}
+
+static const char *const file_content[] = {
+	"value", "base64", "error", "truncated", NULL
+};
+
+static size_t node_redact(const struct redactions *r, json_t *node,
+			  char *path)
+{
+	const char *type = json_string_value(json_object_get(node, "type"));
+	json_t *entries, *child;
+	const char *name;
+	size_t n = 0;
+
+	if (!type)
+		return 0;
+	if (!strcmp(type, "file")) {
+		if (!redactions_match(r, path))
+			return 0;
+		content_redact(node, file_content);
+		return 1;
+	}
+	if (!strcmp(type, "link")) {
+		child = json_object_get(node, "follow");
+		return child ? node_redact(r, child, path) : 0;
+	}
+	entries = json_object_get(node, "entries");
+	json_object_foreach(entries, name, child) {
+		char *sub = xstrfmt("%s/%s", path, name);
+
+		n += node_redact(r, child, sub);
+		free(sub);
+	}
+	return n;
+}
+
+size_t redactions_apply(const struct redactions *r, json_t *snap)
+{
+	static const char *const probe_content[] = {
+		"value", "base64", "read_error", "truncated", NULL
+	};
+	json_t *roots = json_object_get(snap, "roots"), *node, *rec;
+	const char *root;
+	size_t n = 0, i;
+
+	if (!r || !r->n)
+		return 0;
+	json_object_foreach(roots, root, node) {
+		char *path = xstrdup(root);
+
+		n += node_redact(r, node, path);
+		free(path);
+	}
+	json_array_foreach(json_object_get(snap, "probes"), i, rec) {
+		const char *op = json_string_value(json_object_get(rec, "op"));
+		const char *path = json_string_value(json_object_get(rec,
+								     "path"));
+
+		if (!op || !path || (strcmp(op, "read") && strcmp(op, "wait")))
+			continue;
+		if (!redactions_match(r, path))
+			continue;
+		content_redact(rec, probe_content);
+		n++;
+	}
+	return n;
+}
