@@ -19,3 +19,4 @@ $(BUILD)/runner/%.o: %.c
 TESTS += tests/runner/t-matrix.sh
 BOOT_TESTS += tests/runner/t-run.sh tests/runner/t-faults.sh
 CHECK_DEPS += $(SYSFARM)
+TESTS += tests/runner/t-diff.sh

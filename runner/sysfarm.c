@@ -16,6 +16,7 @@ static const struct cmd {
 	{ "list", cmd_list, "the configurations and their build keys" },
 	{ "build", cmd_build, "build the configurations' kernels" },
 	{ "run", cmd_run, "build, boot and snapshot configurations" },
+	{ "diff", cmd_diff, "compare two snapshots path by path" },
 };
 
 static void usage(FILE *out)
