@@ -20,3 +20,4 @@ TESTS += tests/runner/t-matrix.sh
 BOOT_TESTS += tests/runner/t-run.sh tests/runner/t-faults.sh
 CHECK_DEPS += $(SYSFARM)
 TESTS += tests/runner/t-diff.sh
+TESTS += tests/runner/t-report.sh

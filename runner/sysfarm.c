@@ -17,6 +17,7 @@ static const struct cmd {
 	{ "build", cmd_build, "build the configurations' kernels" },
 	{ "run", cmd_run, "build, boot and snapshot configurations" },
 	{ "diff", cmd_diff, "compare two snapshots path by path" },
+	{ "report", cmd_report, "a results file as TAP, JUnit XML or Markdown" },
 };
 
 static void usage(FILE *out)
