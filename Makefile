@@ -11,7 +11,7 @@ WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wno-unused-parameter -Werror=implicit-function-declaration
 CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -MMD -MP
 
-.PHONY: all deps farm check clean
+.PHONY: all deps farm golden check clean
 all:
 
 deps:
@@ -24,5 +24,9 @@ include tests/tests.mk
 clean:
 	rm -rf $(BUILD)/snapshotter $(BUILD)/runner $(BUILD)/tests
 
+# The whole matrix against expected/; `make golden` accepts what it saw.
 farm: deps all
-	$(BUILD)/sysfarm run
+	$(BUILD)/sysfarm check
+
+golden: all
+	$(BUILD)/sysfarm update

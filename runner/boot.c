@@ -195,8 +195,7 @@ static void log_command(const char *log, const struct strv *argv)
 	fclose(f);
 }
 
-static void build_cmdline(const struct config *c, const struct boot *b,
-			  struct strv *argv)
+char *boot_cmdline(const struct config *c, const struct boot *b)
 {
 	char *cmdline = xstrfmt("console=%s panic=-1 oops=panic sysfarm.channel=%s",
 				c->s.qemu_console, c->s.qemu_channel);
@@ -209,9 +208,7 @@ static void build_cmdline(const struct config *c, const struct boot *b,
 		free(cmdline);
 		cmdline = more;
 	}
-	strv_push(argv, "-append");
-	strv_push(argv, cmdline);
-	free(cmdline);
+	return cmdline;
 }
 
 static enum verdict decode(const struct boot *b, enum proc_status st,
@@ -303,7 +300,7 @@ enum verdict boot_run(const struct matrix *m, const struct config *c,
 	char *chan = xstrfmt("%s/channel.out", b->outdir);
 	char *snap = xstrfmt("%s/snapshot.json", b->outdir);
 	char *qlog = xstrfmt("%s/qemu.log", b->outdir);
-	char *esc;
+	char *esc, *cmdline;
 	struct strv argv = STRV_INIT;
 	struct proc p = PROC_INIT;
 	enum proc_status st;
@@ -326,7 +323,9 @@ enum verdict boot_run(const struct matrix *m, const struct config *c,
 		strv_push(&argv, "-dtb");
 		strv_push(&argv, dtb);
 	}
-	build_cmdline(c, b, &argv);
+	strv_push(&argv, "-append");
+	strv_push(&argv, cmdline = boot_cmdline(c, b));
+	free(cmdline);
 	esc = qemu_escape(con);
 	strv_push(&argv, "-chardev");
 	strv_pushf(&argv, "file,id=console,path=%s", esc);

@@ -32,6 +32,9 @@ struct boot {
 int boot_dtb(const struct matrix *m, const struct config *c,
 	     const char *outdir, char **dtb, struct sf_err *err);
 
+/* The kernel command line for @c booted as @b, malloc'd. */
+char *boot_cmdline(const struct config *c, const struct boot *b);
+
 /**
  * boot_run() - boot, wait, decode
  * @dtb: from boot_dtb(), or NULL

@@ -17,6 +17,7 @@ int cmd_build(int argc, char **argv)
 	int i, status;
 
 	farm_init(&f);
+	f.uses_source = 1;
 	i = farm_parse(&f, argc, argv, usage, NULL, NULL, NULL);
 	if (i <= 0) {
 		farm_release(&f);

@@ -12,6 +12,7 @@
 #include "farm.h"
 #include "image.h"
 #include "kbuild.h"
+#include "proc.h"
 
 #define DEFAULT_TARBALL "/usr/src/linux-source-6.1.tar.xz"
 
@@ -173,7 +174,7 @@ int farm_load(struct farm *f, char *const *names, int n)
 			return SF_EXIT_USAGE;
 		}
 	}
-	if (!f->kernel_src) {
+	if (f->uses_source && !f->kernel_src) {
 		struct strv patches = STRV_INIT;
 		int bad = series_read(f->series, &patches, NULL, &err);
 
@@ -272,6 +273,77 @@ int farm_build(struct farm *f, const struct config *c, struct result *r)
 	return -1;
 }
 
+static const char *qemu_version(const char *binary)
+{
+	static struct strv binaries, versions;	/* one run per binary */
+	const char *argv[] = { binary, "--version", NULL };
+	char out[256];
+	size_t i;
+
+	for (i = 0; i < binaries.n; i++)
+		if (!strcmp(binaries.v[i], binary))
+			return versions.v[i];
+	if (proc_capture(argv, out, sizeof(out)))
+		snprintf(out, sizeof(out), "%s: unknown", binary);
+	out[strcspn(out, "\n")] = '\0';
+	strv_push(&binaries, binary);
+	strv_push(&versions, out);
+	return versions.v[i];
+}
+
+/*
+ * Records in the snapshot's header what made it, so that a changed input
+ * is reported as such and never mistaken for an ABI change.
+ */
+static int snapshot_add_inputs(struct farm *f, const struct config *c,
+			       const struct boot *b, const char *kdir,
+			       struct sf_err *err)
+{
+	char *path = xstrfmt("%s/snapshot.json", b->outdir);
+	char *cfg = xstrfmt("%s/.config", kdir);
+	char *cmdline = boot_cmdline(c, b), *text = NULL, hex[17];
+	uint64_t h = HASH_INIT;
+	json_error_t je;
+	json_t *snap, *inputs;
+	int ret = -1;
+
+	snap = json_load_file(path, 0, &je);
+	if (!json_is_object(json_object_get(snap, "header"))) {
+		err_set(err, "%s: no header: %s", path, je.text);
+		goto out;
+	}
+	hash_file(&h, cfg);
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)h);
+	inputs = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}",
+			   "source", f->src.version,
+			   "series", f->src.series_hash,
+			   "compiler", kbuild_compiler(c),
+			   "qemu", qemu_version(c->s.qemu_binary),
+			   "accel", b->accel,
+			   "config", hex, "cmdline", cmdline);
+	json_object_set_new(json_object_get(snap, "header"), "inputs", inputs);
+	text = json_dumps(snap, JSON_INDENT(2) | JSON_SORT_KEYS);
+	if (!text) {
+		err_set(err, "%s: cannot serialize", path);
+		goto out;
+	}
+	{
+		char *nl = xstrfmt("%s\n", text);
+
+		ret = file_write_atomic(path, nl, strlen(nl));
+		free(nl);
+	}
+	if (ret)
+		err_set(err, "%s: cannot write: %s", path, strerror(errno));
+out:
+	json_decref(snap);
+	free(text);
+	free(cmdline);
+	free(cfg);
+	free(path);
+	return ret;
+}
+
 int farm_boot(struct farm *f, const struct config *c, struct result *r)
 {
 	struct kbuild kb = { .build = f->build, .src = &f->src };
@@ -296,6 +368,8 @@ int farm_boot(struct farm *f, const struct config *c, struct result *r)
 	}
 	farm_progress(f, c, "booting (%s, limit %d s)", f->accel, b.timeout);
 	r->v = boot_run(&f->m, c, &b, dtb, &r->why);
+	if (r->v == V_SNAPSHOT && snapshot_add_inputs(f, c, &b, kdir, &r->why))
+		r->v = V_NO_SNAPSHOT;
 	farm_progress(f, c, "%s after %.1f s", verdict_name(r->v),
 		      now_seconds() - t);
 	ret = r->v == V_SNAPSHOT ? 0 : -1;

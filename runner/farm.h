@@ -26,6 +26,7 @@ struct farm {
 	int timeout;		/* overrides the matrix when > 0 */
 	int jobs;
 	double t0;
+	int uses_source;	/* builds kernels: the series must be valid */
 
 	struct matrix m;
 	struct source src;

@@ -36,27 +36,31 @@ static char *compiler_version(const char *cross)
 	return xstrdup(out);
 }
 
-int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err)
+const char *kbuild_compiler(const struct config *c)
 {
-	static struct strv crosses, versions;	/* cache: one run per cross */
+	static struct strv crosses, versions;	/* one run per cross prefix */
 	const char *cross = c->s.cross_compile ? c->s.cross_compile : "";
-	uint64_t h = HASH_INIT;
 	size_t i;
 
 	for (i = 0; i < crosses.n; i++)
 		if (!strcmp(crosses.v[i], cross))
-			break;
-	if (i == crosses.n) {
-		char *v = compiler_version(cross);
+			return versions.v[i];
+	strv_push(&crosses, cross);
+	strv_push(&versions, "");
+	free(versions.v[i]);
+	versions.v[i] = compiler_version(cross);
+	return versions.v[i];
+}
 
-		strv_push(&crosses, cross);
-		strv_push(&versions, v);
-		free(v);
-	}
+int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err)
+{
+	const char *cross = c->s.cross_compile ? c->s.cross_compile : "";
+	uint64_t h = HASH_INIT;
+
 	h = hash_str(h, c->s.kernel_arch);
 	h = hash_str(h, cross);
-	h = hash_str(h, versions.v[i]);
-	for (i = 0; i < c->s.fragments.n; i++) {
+	h = hash_str(h, kbuild_compiler(c));
+	for (size_t i = 0; i < c->s.fragments.n; i++) {
 		char *path = matrix_file(m, c->s.fragments.v[i]);
 		int r = hash_file(&h, path);
 

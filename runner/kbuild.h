@@ -39,6 +39,9 @@ enum kbuild_status {
  */
 int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err);
 
+/* The first line of the configuration's "<cross>gcc --version". */
+const char *kbuild_compiler(const struct config *c);
+
 /* build/kernels/<key>, malloc'd. */
 char *kbuild_dir(const struct kbuild *kb, const struct config *c);
 

@@ -48,6 +48,7 @@ static void on_signal(int sig)
 {
 	interrupted = 1;
 	live_kill_all(SIGKILL);
+	file_write_atomic_abort();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }

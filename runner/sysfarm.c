@@ -16,6 +16,8 @@ static const struct cmd {
 	{ "list", cmd_list, "the configurations and their build keys" },
 	{ "build", cmd_build, "build the configurations' kernels" },
 	{ "run", cmd_run, "build, boot and snapshot configurations" },
+	{ "check", cmd_check, "run and compare with the goldens in expected/" },
+	{ "update", cmd_update, "run and write the goldens (atomically)" },
 	{ "diff", cmd_diff, "compare two snapshots path by path" },
 	{ "report", cmd_report, "a results file as TAP, JUnit XML or Markdown" },
 };

@@ -153,12 +153,24 @@ char *file_read(const char *path, size_t *len)
 	return buf;
 }
 
+/* The temporary file being written, for file_write_atomic_abort(). */
+static char *volatile pending_tmp;
+
+void file_write_atomic_abort(void)
+{
+	char *tmp = pending_tmp;
+
+	if (tmp)
+		unlink(tmp);
+}
+
 int file_write_atomic(const char *path, const void *buf, size_t len)
 {
 	char *tmp = xstrfmt("%s.tmp.%ld", path, (long)getpid());
 	const char *p = buf;
 	int fd, saved;
 
+	pending_tmp = tmp;
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		goto out_free;
@@ -180,6 +192,7 @@ int file_write_atomic(const char *path, const void *buf, size_t len)
 	fd = -1;
 	if (rename(tmp, path) < 0)
 		goto out_unlink;
+	pending_tmp = NULL;
 	free(tmp);
 	return 0;
 
@@ -191,6 +204,7 @@ out_unlink:
 	errno = saved;
 out_free:
 	saved = errno;
+	pending_tmp = NULL;
 	free(tmp);
 	errno = saved;
 	return -1;

@@ -63,6 +63,12 @@ char *file_read(const char *path, size_t *len);
  */
 int file_write_atomic(const char *path, const void *buf, size_t len);
 
+/*
+ * Removes the temporary file of a file_write_atomic() in progress, if any:
+ * for signal handlers (async-signal-safe).
+ */
+void file_write_atomic_abort(void);
+
 /* Does @path exist (any type)? */
 int path_exists(const char *path);
 

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/* sysfarm update: run configurations and write their goldens atomically. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "exitcode.h"
+#include "golden.h"
+#include "snap.h"
+
+static const char usage[] =
+	"usage: sysfarm update [OPTIONS] [CONFIG...]\n\n"
+	"Runs the configurations like `check` and writes expected/CONFIG.json\n"
+	"for each NEW or DIFF one (or whose inputs changed), each atomically.\n"
+	"With no CONFIG, obsolete goldens are removed. Refuses under CI=true:\n"
+	"the would-be goldens stay in BUILD/out/CONFIG/snapshot.json with\n"
+	"snapshot.diff, for a reviewer to accept locally.\n\n"
+	"  --force            write goldens even under CI=true\n"
+	"  --expected DIR     the goldens (expected/ beside the matrix)\n"
+	"  --redactions FILE  redaction rules (DIR/redactions.yaml)\n"
+	"  --results FILE     results file (BUILD/out/results.json)\n"
+	FARM_USAGE;
+
+enum { OPT_FORCE = 1000, OPT_EXPECTED, OPT_REDACTIONS, OPT_RESULTS };
+
+static const struct option options[] = {
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "expected", required_argument, NULL, OPT_EXPECTED },
+	{ "redactions", required_argument, NULL, OPT_REDACTIONS },
+	{ "results", required_argument, NULL, OPT_RESULTS },
+	{ 0 }
+};
+
+struct update_opts {
+	struct golden_opts g;
+	int force;
+};
+
+static int update_option(void *ctx, int opt, const char *arg)
+{
+	struct update_opts *o = ctx;
+
+	switch (opt) {
+	case OPT_FORCE:
+		o->force = 1;
+		break;
+	case OPT_EXPECTED:
+		o->g.expected = arg;
+		break;
+	case OPT_REDACTIONS:
+		o->g.redactions = arg;
+		break;
+	case OPT_RESULTS:
+		o->g.results = arg;
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* The snapshot, normalized, as the golden: temp file + rename. */
+static int golden_write(struct farm *f, const struct golden_run *run,
+			const struct config *c, struct sf_err *err)
+{
+	char *out = farm_outdir(f, c);
+	char *snap = xstrfmt("%s/snapshot.json", out);
+	char *golden = golden_path(run, c);
+	char *text = NULL, *nl = NULL;
+	json_t *j = NULL;
+	int ret = -1;
+
+	if (snap_load(snap, &j, err))
+		goto out;
+	redactions_apply(&run->reds, j);
+	text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
+	if (!text) {
+		err_set(err, "%s: cannot serialize", snap);
+		goto out;
+	}
+	nl = xstrfmt("%s\n", text);
+	if (mkdir_p(run->expected) ||
+	    file_write_atomic(golden, nl, strlen(nl))) {
+		err_set(err, "%s: cannot write: %s", golden, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	json_decref(j);
+	free(text);
+	free(nl);
+	free(out);
+	free(snap);
+	free(golden);
+	return ret;
+}
+
+int cmd_update(int argc, char **argv)
+{
+	struct update_opts o = { 0 };
+	const char *ci = getenv("CI");
+	struct golden_run run;
+	struct farm f;
+	int i, status, changes = 0;
+
+	farm_init(&f);
+	f.uses_source = 1;
+	i = farm_parse(&f, argc, argv, usage, options, update_option, &o);
+	if (i <= 0) {
+		farm_release(&f);
+		return i ? SF_EXIT_USAGE : SF_EXIT_OK;
+	}
+	status = farm_load(&f, argv + i, argc - i);
+	if (status)
+		goto out_farm;
+	status = golden_run(&f, &o.g, &run);
+	if (status)
+		goto out_run;
+	golden_print(&f, &run, 0);
+	status = SF_EXIT_OK;
+	for (size_t s = 0; s < f.nsel; s++) {
+		const struct config *c = &f.m.configs[f.sel[s]];
+		enum verdict v = run.results[s].v;
+		struct sf_err err;
+
+		if (v != V_PASS && v != V_DIFF && v != V_NEW) {
+			status = SF_EXIT_UNTESTED;
+			continue;
+		}
+		if (v == V_PASS && !run.inputs_changed[s].n)
+			continue;
+		changes++;
+		if (ci && !strcmp(ci, "true") && !o.force)
+			continue;
+		if (golden_write(&f, &run, c, &err)) {
+			fprintf(stderr, "sysfarm: %s\n", err.msg);
+			status = SF_EXIT_UNTESTED;
+			continue;
+		}
+		printf("wrote %s/%s.json (%s)\n", run.expected, c->name,
+		       verdict_name(v));
+	}
+	for (size_t k = 0; i == argc && k < run.obsolete.n; k++) {
+		changes++;
+		if (ci && !strcmp(ci, "true") && !o.force)
+			continue;
+		if (unlink(run.obsolete.v[k]))
+			fprintf(stderr, "sysfarm: cannot remove '%s': %s\n",
+				run.obsolete.v[k], strerror(errno));
+		else
+			printf("removed obsolete %s\n", run.obsolete.v[k]);
+	}
+	if (changes && ci && !strcmp(ci, "true") && !o.force) {
+		fprintf(stderr, "sysfarm: CI=true: %d golden change%s not written (--force to write); the would-be goldens are %s/out/<config>/snapshot.json, their diffs snapshot.diff\n",
+			changes, changes == 1 ? "" : "s", f.build);
+		status = SF_EXIT_USAGE;
+	}
+out_run:
+	golden_release(&f, &run);
+out_farm:
+	farm_release(&f);
+	return status;
+}

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Compares fresh snapshots with expected/<config>.json, one verdict each. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exitcode.h"
+#include "golden.h"
+#include "snap.h"
+
+char *golden_path(const struct golden_run *run, const struct config *c)
+{
+	return xstrfmt("%s/%s.json", run->expected, c->name);
+}
+
+/* Bad goldens are bad input: refuse them before an hour of building. */
+static int goldens_validate(const struct farm *f, struct golden_run *run)
+{
+	int bad = 0;
+
+	for (size_t s = 0; s < f->nsel; s++) {
+		char *path = golden_path(run, &f->m.configs[f->sel[s]]);
+		struct sf_err err;
+		json_t *j = NULL;
+
+		if (path_exists(path) && snap_load(path, &j, &err)) {
+			fprintf(stderr, "%s\n", err.msg);
+			bad = 1;
+		}
+		json_decref(j);
+		free(path);
+	}
+	return bad;
+}
+
+static void goldens_obsolete(const struct farm *f, struct golden_run *run)
+{
+	DIR *d = opendir(run->expected);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		size_t len = strlen(e->d_name), i;
+
+		if (len < 6 || strcmp(e->d_name + len - 5, ".json"))
+			continue;
+		for (i = 0; i < f->m.nconfigs; i++)
+			if (strlen(f->m.configs[i].name) == len - 5 &&
+			    !strncmp(f->m.configs[i].name, e->d_name, len - 5))
+				break;
+		if (i == f->m.nconfigs)
+			strv_pushf(&run->obsolete, "%s/%s", run->expected,
+				   e->d_name);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* One "name: old -> new" line per input that differs. */
+static void inputs_compare(json_t *golden, json_t *snap, struct strv *out)
+{
+	json_t *gi = json_object_get(json_object_get(golden, "header"),
+				     "inputs");
+	json_t *si = json_object_get(json_object_get(snap, "header"),
+				     "inputs");
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(si, key, v) {
+		const char *old = json_string_value(json_object_get(gi, key));
+		const char *new = json_string_value(v);
+
+		if (!old || !new || strcmp(old, new))
+			strv_pushf(out, "%s: %s -> %s", key,
+				   old ? old : "(not recorded)",
+				   new ? new : "(not recorded)");
+	}
+}
+
+static void compare_one(struct farm *f, struct golden_run *run, size_t s)
+{
+	const struct config *c = &f->m.configs[f->sel[s]];
+	struct result *r = &run->results[s];
+	char *out = farm_outdir(f, c);
+	char *snap_path = xstrfmt("%s/snapshot.json", out);
+	char *diff_path = xstrfmt("%s/snapshot.diff", out);
+	char *golden = golden_path(run, c);
+	json_t *gj = NULL, *sj = NULL;
+	FILE *df;
+
+	if (!path_exists(golden)) {
+		r->v = V_NEW;
+		err_set(&r->why, "no golden %s yet ('sysfarm update %s' writes it from %s)",
+			golden, c->name, snap_path);
+		goto out;
+	}
+	if (snap_load(golden, &gj, &r->why) || snap_load(snap_path, &sj, &r->why)) {
+		r->v = V_CORRUPT;
+		goto out;
+	}
+	inputs_compare(gj, sj, &run->inputs_changed[s]);
+	if (snap_compare(golden, snap_path, &run->reds, &run->diffs[s],
+			 &r->why)) {
+		r->v = V_CORRUPT;
+		goto out;
+	}
+	r->v = run->diffs[s].n ? V_DIFF : V_PASS;
+	if (r->v == V_DIFF)
+		err_set(&r->why, "%zu change%s against %s", run->diffs[s].n,
+			run->diffs[s].n == 1 ? "" : "s", golden);
+out:
+	/* The artifact a reviewer needs to accept or reject CI's result. */
+	df = fopen(diff_path, "w");
+	if (df) {
+		for (size_t i = 0; i < run->inputs_changed[s].n; i++)
+			fprintf(df, "inputs changed: %s\n",
+				run->inputs_changed[s].v[i]);
+		diff_print(df, &run->diffs[s], "", 0);
+		fclose(df);
+	}
+	json_decref(gj);
+	json_decref(sj);
+	free(golden);
+	free(out);
+	free(snap_path);
+	free(diff_path);
+}
+
+static json_t *results_json(const struct farm *f, const struct golden_run *run)
+{
+	json_t *arr = json_array();
+
+	for (size_t s = 0; s < f->nsel; s++) {
+		const struct config *c = &f->m.configs[f->sel[s]];
+		const struct result *r = &run->results[s];
+		json_t *changed = json_array();
+
+		for (size_t i = 0; i < run->inputs_changed[s].n; i++)
+			json_array_append_new(changed,
+				json_string(run->inputs_changed[s].v[i]));
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s, s:f, s:o, s:o}",
+			"config", c->name, "key", c->key,
+			"verdict", verdict_name(r->v), "message", r->why.msg,
+			"seconds", r->seconds,
+			"diff", diff_to_json(&run->diffs[s]),
+			"inputs_changed", changed));
+	}
+	return json_pack("{s:o}", "configs", arr);
+}
+
+int golden_run(struct farm *f, const struct golden_opts *o,
+	       struct golden_run *run)
+{
+	char *reds = o->redactions ? xstrdup(o->redactions) : NULL;
+	struct sf_err err;
+	char *text;
+
+	memset(run, 0, sizeof(*run));
+	run->expected = o->expected ? xstrdup(o->expected) :
+				      xstrfmt("%s/expected", f->top);
+	if (!reds)
+		reds = xstrfmt("%s/redactions.yaml", run->expected);
+	run->results = xmalloc(f->nsel * sizeof(*run->results));
+	run->diffs = xmalloc(f->nsel * sizeof(*run->diffs));
+	run->inputs_changed = xmalloc(f->nsel * sizeof(*run->inputs_changed));
+	if (path_exists(reds) && redactions_load(&run->reds, reds, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		free(reds);
+		return SF_EXIT_USAGE;
+	}
+	free(reds);
+	if (goldens_validate(f, run))
+		return SF_EXIT_USAGE;
+	goldens_obsolete(f, run);
+
+	for (size_t s = 0; s < f->nsel; s++) {
+		const struct config *c = &f->m.configs[f->sel[s]];
+		double t = now_seconds();
+
+		if (!farm_build(f, c, &run->results[s]) &&
+		    !farm_boot(f, c, &run->results[s]))
+			compare_one(f, run, s);
+		run->results[s].seconds = now_seconds() - t;
+		farm_result_save(f, c, &run->results[s]);
+	}
+	run->report = results_json(f, run);
+	text = json_dumps(run->report, JSON_INDENT(2) | JSON_SORT_KEYS);
+	{
+		char *path = o->results ? xstrdup(o->results) :
+					  xstrfmt("%s/out/results.json", f->build);
+
+		if (!text || file_write_atomic(path, text, strlen(text)))
+			fprintf(stderr, "sysfarm: cannot write '%s': %s\n",
+				path, strerror(errno));
+		free(path);
+	}
+	free(text);
+	return 0;
+}
+
+int golden_status(const struct farm *f, const struct golden_run *run)
+{
+	int status = run->obsolete.n ? SF_EXIT_DIFF : SF_EXIT_OK;
+
+	for (size_t s = 0; s < f->nsel; s++)
+		status = verdict_exit_fold(status,
+					   verdict_exit(run->results[s].v));
+	return status;
+}
+
+void golden_print(const struct farm *f, const struct golden_run *run,
+		  int color)
+{
+	farm_summary(f, run->results);
+
+	for (size_t s = 0; s < f->nsel; s++) {
+		const struct config *c = &f->m.configs[f->sel[s]];
+
+		if (!run->inputs_changed[s].n && !run->diffs[s].n)
+			continue;
+		printf("\n%s:\n", c->name);
+		/* Inputs first: a kernel update is not an ABI change. */
+		for (size_t i = 0; i < run->inputs_changed[s].n; i++)
+			printf("inputs changed: %s\n",
+			       run->inputs_changed[s].v[i]);
+		diff_print(stdout, &run->diffs[s], "  ", color);
+	}
+	for (size_t i = 0; i < run->obsolete.n; i++)
+		printf("\n%s: obsolete: no configuration produces it\n",
+		       run->obsolete.v[i]);
+}
+
+void golden_release(const struct farm *f, struct golden_run *run)
+{
+	for (size_t s = 0; run->diffs && s < f->nsel; s++) {
+		diff_release(&run->diffs[s]);
+		strv_release(&run->inputs_changed[s]);
+	}
+	free(run->diffs);
+	free(run->inputs_changed);
+	free(run->results);
+	free(run->expected);
+	strv_release(&run->obsolete);
+	redactions_release(&run->reds);
+	json_decref(run->report);
+}

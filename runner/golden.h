@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Golden files: expected/<config>.json compared with fresh snapshots, one
+ * verdict per configuration, the inputs header compared on its own.
+ * Shared by `sysfarm check` and `sysfarm update`.
+ */
+#ifndef SYSFARM_GOLDEN_H
+#define SYSFARM_GOLDEN_H
+
+#include <jansson.h>
+
+#include "diff.h"
+#include "farm.h"
+#include "redact.h"
+
+struct golden_opts {
+	const char *expected;		/* the goldens' directory */
+	const char *redactions;		/* rules file, or NULL for the default */
+	const char *results;		/* results file to write */
+};
+
+struct golden_run {
+	struct redactions reds;
+	char *expected;
+	struct result *results;		/* indexed like f->sel */
+	struct diff *diffs;
+	struct strv *inputs_changed;	/* "name: old -> new" lines */
+	struct strv obsolete;		/* goldens no configuration makes */
+	json_t *report;			/* the results file's content */
+};
+
+/**
+ * golden_run() - build, boot and compare every selected configuration
+ *
+ * Goldens and the redaction rules are validated before anything is built.
+ * Writes build/out/<config>/snapshot.diff beside each snapshot and the
+ * results file.
+ *
+ * Return: 0, or SF_EXIT_USAGE after printing a bad input's message.
+ */
+int golden_run(struct farm *f, const struct golden_opts *o,
+	       struct golden_run *run);
+
+/* The golden's path for @c, malloc'd. */
+char *golden_path(const struct golden_run *run, const struct config *c);
+
+/*
+ * The summary table, then per configuration its inputs changes (first, on
+ * their own lines) and its diff, then obsolete goldens.
+ */
+void golden_print(const struct farm *f, const struct golden_run *run,
+		  int color);
+
+/* The folded exit status; an obsolete golden counts as a difference. */
+int golden_status(const struct farm *f, const struct golden_run *run);
+
+void golden_release(const struct farm *f, struct golden_run *run);
+
+#endif
