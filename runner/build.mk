@@ -16,8 +16,8 @@ $(BUILD)/runner/%.o: %.c
 
 -include $(RUNNER_OBJS:.o=.d)
 
-TESTS += tests/runner/t-matrix.sh
-BOOT_TESTS += tests/runner/t-run.sh tests/runner/t-faults.sh
+TESTS += tests/runner/t-matrix.sh tests/runner/t-goldens-abi.sh
+BOOT_TESTS += tests/runner/t-run.sh tests/runner/t-golden.sh tests/runner/t-faults.sh
 CHECK_DEPS += $(SYSFARM)
 TESTS += tests/runner/t-diff.sh
 TESTS += tests/runner/t-report.sh

@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Goldens end to end: the matrix passes against expected/; a patch that
+# changes one mode, one value and removes one attribute makes exactly the
+# sysfs-on configurations DIFF, naming those paths; NEW, obsolete goldens,
+# changed inputs, CI=true refusal, and interrupted updates.
+. "$(dirname "$0")/../lib.sh"
+cd "$TOP" || exit 1
+ABI=tests/golden/abi-change/series
+
+"$SYSFARM" check --junit "$TMP/junit.xml" --markdown "$TMP/summary.md" \
+	>"$TMP/out" 2>"$TMP/err"
+status=$?
+check "sysfarm check: the whole matrix passes (status $status)" \
+	test "$status" -eq 0
+[ "$status" -eq 0 ] || sed 's/^/# /' "$TMP/out"
+check "results.json: 8 configurations, all PASS" jq -e \
+	'[.configs[].verdict] | length == 8 and all(. == "PASS")' \
+	build/out/results.json
+check "JUnit XML is well-formed" xmllint --noout "$TMP/junit.xml"
+check "Markdown summary has a row per configuration" \
+	test "$(grep -c '^| .*-sysfs-' "$TMP/summary.md")" -ge 8
+
+"$SYSFARM" check --series "$ABI" >"$TMP/out" 2>"$TMP/err"
+status=$?
+check "ABI-changing patch: check exits 1 (status $status)" test "$status" -eq 1
+jq -r '.configs[] | "\(.config) \(.verdict)"' build/out/results.json \
+	>"$TMP/actual"
+cat >"$TMP/expect" <<EOT
+x86_64-sysfs-on-tca6507 DIFF
+x86_64-sysfs-on DIFF
+x86_64-sysfs-off-tca6507 PASS
+x86_64-sysfs-off PASS
+arm-sysfs-on-tca6507 DIFF
+arm-sysfs-on DIFF
+arm-sysfs-off-tca6507 PASS
+arm-sysfs-off PASS
+EOT
+check "exactly the sysfs-on configurations DIFF" \
+	diff -u "$TMP/expect" "$TMP/actual"
+# Every change is one of the three, and each of the three is there.
+jq -r '.configs[].diff[] | "\(.kind) \(.path | split("/") | last)"' \
+	build/out/results.json | sort -u >"$TMP/actual"
+printf '%s\n' "mode pool_ids" "removed numa" "value per_cpu" >"$TMP/expect"
+check "the diff names the mode, the value and the removed attribute" \
+	diff -u "$TMP/expect" "$TMP/actual"
+check "check prints the diff with full paths" grep -q \
+	'bus/workqueue/devices/sysfarm_unbound/.*numa' "$TMP/out"
+
+# Goldens of our own, so that expected/ is never touched.
+cp -r expected "$TMP/exp"
+CI=true "$SYSFARM" update --series "$ABI" --expected "$TMP/exp" \
+	x86_64-sysfs-on >"$TMP/out" 2>"$TMP/err"
+check "CI=true: update refuses (status $?)" test $? -eq 2
+check "... leaves the golden untouched" \
+	cmp expected/x86_64-sysfs-on.json "$TMP/exp/x86_64-sysfs-on.json"
+check "... and leaves the would-be golden and its diff as artifacts" \
+	grep -q numa build/out/x86_64-sysfs-on/snapshot.diff
+
+# Interrupt updates at different moments: each golden is whole, old or new.
+for delay in 1 4 9; do
+	CI= "$SYSFARM" update --series "$ABI" --expected "$TMP/exp" \
+		x86_64-sysfs-on arm-sysfs-on >/dev/null 2>&1 &
+	pid=$!
+	sleep "$delay"
+	kill -INT "$pid" 2>/dev/null
+	wait "$pid"
+	for c in x86_64-sysfs-on arm-sysfs-on; do
+		g="$TMP/exp/$c.json"
+		check "SIGINT after ${delay}s: $c golden is whole" sh -c \
+			"cmp -s '$g' 'expected/$c.json' || cmp -s '$g' 'build/out/$c/snapshot.json'"
+	done
+	check "SIGINT after ${delay}s: no temporary file left" \
+		test -z "$(find "$TMP/exp" -name '*.tmp.*')"
+done
+CI= "$SYSFARM" update --series "$ABI" --expected "$TMP/exp" \
+	x86_64-sysfs-on >"$TMP/out" 2>&1
+check "update writes the new golden" \
+	cmp build/out/x86_64-sysfs-on/snapshot.json "$TMP/exp/x86_64-sysfs-on.json"
+"$SYSFARM" check --series "$ABI" --expected "$TMP/exp" x86_64-sysfs-on \
+	>"$TMP/out" 2>&1
+check "... which check then passes" test $? -eq 0
+
+# NEW, obsolete, and a changed input on the default series.
+mkdir "$TMP/empty"
+"$SYSFARM" check --expected "$TMP/empty" x86_64-sysfs-off >"$TMP/out" 2>&1
+check "no golden: NEW, exit 1 (status $?)" test $? -eq 1
+check "NEW says how to write it" grep -q 'sysfarm update' "$TMP/out"
+cp -r expected "$TMP/obs"
+cp expected/x86_64-sysfs-off.json "$TMP/obs/x86_64-gone.json"
+"$SYSFARM" check --expected "$TMP/obs" x86_64-sysfs-off >"$TMP/out" 2>&1
+check "an obsolete golden fails check (status $?)" test $? -eq 1
+check "... and is named" grep -q 'x86_64-gone.json: obsolete' "$TMP/out"
+jq '.header.inputs.source = "linux-source-6.1 6.1.190-1"' \
+	expected/x86_64-sysfs-off.json >"$TMP/obs/x86_64-sysfs-off.json"
+rm "$TMP/obs/x86_64-gone.json"
+"$SYSFARM" check --expected "$TMP/obs" x86_64-sysfs-off >"$TMP/out" 2>&1
+check "another source version, same ABI: still PASS (status $?)" test $? -eq 0
+check "... the changed input is reported first, on its own line" \
+	grep -q '^inputs changed: source: linux-source-6.1 6.1.190-1 -> ' \
+	"$TMP/out"
+done_testing

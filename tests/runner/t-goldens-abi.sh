@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The goldens in expected/ are reviewed: each must show the seed ABI, so
+# that a wrong golden cannot be blessed silently by `make golden`.
+# Workqueues (commit 226223ab3c41): the fixture's queues and attributes,
+# what writes are refused; the TCA6507 (device-model article): the GTA04
+# LEDs, the gpiochip, an exported GPIO, what the emulated chip shows.
+. "$(dirname "$0")/../lib.sh"
+cd "$TOP" || exit 1
+
+# golden CONFIG DESCRIPTION JQ-FILTER: the filter holds on the golden.
+golden() {
+	check "$1: $2" jq -e "$3" "expected/$1.json"
+}
+
+WQ='.roots["bus/workqueue"].entries.devices.entries'
+LEDS='.roots["class/leds"].entries'
+# probe OP PATH-SUFFIX: the first probe record with that op and path end
+probe() {
+	printf '[.probes[] | select(.op == "%s" and (.path | endswith("%s")))]' "$1" "$2"
+}
+
+configs=$("$SYSFARM" list --json | jq -r '.[].config')
+for c in $configs; do
+	check "$c: a golden exists" test -f "expected/$c.json"
+	golden "$c" "the fixture logged every step, ordered queue refused or no-op" \
+		'.kmsg | index("sysfarm-wq: done") != null and
+		 (map(select(startswith("sysfarm-wq: sysfarm_attrs: workqueue_sysfs_register(): 0"))) | length == 1)'
+	case $c in
+	*sysfs-off*)
+		golden "$c" "sysfs absent, so WQ_SYSFS on an ordered queue is a harmless no-op" \
+			'(.sysfs.mounted | not) and .sysfs.error == "ENODEV" and
+			 (.kmsg | index("sysfarm-wq: sysfarm_ordered: alloc_ordered_workqueue(WQ_SYSFS): ok") != null)'
+		continue ;;
+	esac
+	golden "$c" "the ordered queue is refused and absent" \
+		"(.kmsg | index(\"sysfarm-wq: sysfarm_ordered: alloc_ordered_workqueue(WQ_SYSFS): refused\") != null) and
+		 ($WQ | has(\"sysfarm_ordered\") | not)"
+	golden "$c" "per-cpu queue: per_cpu 0444 = 1, max_active 0644, no unbound attributes" \
+		"$WQ.sysfarm_percpu.follow.entries as \$q |
+		 \$q.per_cpu.mode == \"0444\" and \$q.per_cpu.value == \"1\\n\" and
+		 \$q.max_active.mode == \"0644\" and
+		 ([\"pool_ids\", \"nice\", \"cpumask\"] | all(. as \$a | \$q | has(\$a) | not))"
+	for q in sysfarm_unbound sysfarm_attrs writeback; do
+		golden "$c" "$q: unbound attributes with their modes" \
+			"$WQ.$q.follow.entries as \$q |
+			 \$q.per_cpu.mode == \"0444\" and \$q.per_cpu.value == \"0\\n\" and
+			 \$q.max_active.mode == \"0644\" and \$q.pool_ids.mode == \"0444\" and
+			 \$q.nice.mode == \"0644\" and \$q.cpumask.mode == \"0644\" and
+			 \$q.numa.mode == \"0644\""
+	done
+	golden "$c" "attributes applied before workqueue_sysfs_register(): nice -5, CPU 0" \
+		"$WQ.sysfarm_attrs.follow.entries as \$q |
+		 \$q.nice.value == \"-5\\n\" and \$q.cpumask.value == \"1\\n\""
+	golden "$c" "max_active refuses 0, -1 and a word with EINVAL; 8 reads back" \
+		"[$(probe write max_active)[].result] == [\"EINVAL\", \"EINVAL\", \"EINVAL\", \"ok\"] and
+		 ($(probe read sysfarm_percpu/max_active) | last.value) == \"8\\n\""
+	golden "$c" "nice refuses 20 and -21 with EINVAL, takes 5" \
+		"[$(probe write sysfarm_unbound/nice)[].result] == [\"EINVAL\", \"EINVAL\", \"ok\"] and
+		 ($(probe read sysfarm_unbound/nice) | last.value) == \"5\\n\""
+	golden "$c" "a cpumask write sticks" \
+		"($(probe write sysfarm_unbound/cpumask) | .[0].result) == \"ok\" and
+		 ($(probe read sysfarm_unbound/cpumask) | last.value) == \"1\\n\""
+	golden "$c" "both vCPUs are online (writeback cpumask 3)" \
+		"$WQ.writeback.follow.entries.cpumask.value == \"3\\n\""
+	case $c in
+	*tca6507*) ;;
+	*)
+		golden "$c" "no chip: no gta04 LED, no gpiochip" \
+			"($LEDS | keys | map(select(startswith(\"gta04:\"))) == []) and
+			 (.roots[\"class/gpio\"].entries | keys | map(select(startswith(\"gpiochip\"))) == [])"
+		continue ;;
+	esac
+	golden "$c" "the four GTA04 LEDs, each with brightness, max_brightness, trigger" \
+		"[\"gta04:red:aux\", \"gta04:green:aux\", \"gta04:red:power\", \"gta04:green:power\"] |
+		 all(. as \$l | $LEDS[\$l].follow.entries as \$e |
+		     \$e.brightness.mode == \"0644\" and \$e.max_brightness.mode == \"0444\" and
+		     \$e.trigger.mode == \"0644\")"
+	golden "$c" "gta04:red:power's trigger lists every trigger, [default-on] active" \
+		"$LEDS[\"gta04:red:power\"].follow.entries.trigger.value |
+		 test(\"\\\\[default-on\\\\]\") and test(\"timer\") and test(\"none\")"
+	golden "$c" "one gpiochip labelled gpio-tca6507 with one line" \
+		".roots[\"class/gpio\"].entries | to_entries |
+		 map(select(.key | startswith(\"gpiochip\")) | .value.follow.entries) |
+		 length == 1 and .[0].label.value == \"gpio-tca6507\\n\" and
+		 .[0].ngpio.value == \"1\\n\" and .[0].base.mode == \"0444\""
+	golden "$c" "exporting the TCA's line creates a gpioN device with value" \
+		"($(probe export gpio-tca6507) | .[0].result) == \"ok\" and
+		 (.roots[\"class/gpio\"].entries | to_entries |
+		  map(select(.key | test(\"^gpio[0-9]+$\"))) | length == 1 and
+		  .[0].value.follow.entries.value.mode == \"0644\")"
+	golden "$c" "every chip-state wait held (LED on, master, blink bank, GPIO pin)" \
+		"[.probes[] | select(.op == \"wait\") | .result] | length == 6 and all(. == \"ok\")"
+done
+done_testing
