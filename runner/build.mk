@@ -21,3 +21,4 @@ BOOT_TESTS += tests/runner/t-run.sh tests/runner/t-golden.sh tests/runner/t-faul
 CHECK_DEPS += $(SYSFARM)
 TESTS += tests/runner/t-diff.sh
 TESTS += tests/runner/t-report.sh
+BOOT_TESTS += tests/ci/t-workflow.sh

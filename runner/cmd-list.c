@@ -12,19 +12,46 @@ static const char usage[] =
 	"usage: sysfarm list [OPTIONS] [CONFIG...]\n\n"
 	"  --json             one JSON object per configuration, in an array\n"
 	"  --github           the GitHub Actions matrix: {\"include\": [...]}\n"
+	"  --kernels          one entry per build key (its first configuration)\n"
 	FARM_USAGE;
 
-enum { OPT_JSON = 1000, OPT_GITHUB };
+enum { OPT_JSON = 1000, OPT_GITHUB, OPT_KERNELS };
 
 static const struct option options[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "github", no_argument, NULL, OPT_GITHUB },
+	{ "kernels", no_argument, NULL, OPT_KERNELS },
 	{ 0 }
 };
 
-static int set_format(void *ctx, int opt, const char *arg)
+struct list_opts {
+	int format;
+	int kernels;
+};
+
+static int list_option(void *ctx, int opt, const char *arg)
 {
-	*(int *)ctx = opt;
+	struct list_opts *o = ctx;
+
+	switch (opt) {
+	case OPT_JSON:
+	case OPT_GITHUB:
+		o->format = opt;
+		return 1;
+	case OPT_KERNELS:
+		o->kernels = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* Is @s the first selected configuration with its build key? */
+static int first_of_key(const struct farm *f, size_t s)
+{
+	for (size_t t = 0; t < s; t++)
+		if (!strcmp(f->m.configs[f->sel[t]].key,
+			    f->m.configs[f->sel[s]].key))
+			return 0;
 	return 1;
 }
 
@@ -49,10 +76,11 @@ int cmd_list(int argc, char **argv)
 {
 	struct farm f;
 	json_t *arr;
-	int format = 0, i, status;
+	struct list_opts o = { 0 };
+	int i, status;
 
 	farm_init(&f);
-	i = farm_parse(&f, argc, argv, usage, options, set_format, &format);
+	i = farm_parse(&f, argc, argv, usage, options, list_option, &o);
 	if (i <= 0) {
 		farm_release(&f);
 		return i ? SF_EXIT_USAGE : SF_EXIT_OK;
@@ -60,16 +88,17 @@ int cmd_list(int argc, char **argv)
 	status = farm_load(&f, argv + i, argc - i);
 	if (status)
 		goto out;
-	if (format) {
+	if (o.format) {
 		char *text;
 
 		arr = json_array();
 		for (size_t s = 0; s < f.nsel; s++)
-			json_array_append_new(arr, config_json(&f,
-					      &f.m.configs[f.sel[s]]));
-		if (format == OPT_GITHUB)
+			if (!o.kernels || first_of_key(&f, s))
+				json_array_append_new(arr, config_json(&f,
+						      &f.m.configs[f.sel[s]]));
+		if (o.format == OPT_GITHUB)
 			arr = json_pack("{s:o}", "include", arr);
-		text = json_dumps(arr, format == OPT_GITHUB ?
+		text = json_dumps(arr, o.format == OPT_GITHUB ?
 				  JSON_COMPACT | JSON_SORT_KEYS :
 				  JSON_INDENT(2) | JSON_SORT_KEYS);
 		puts(text);
@@ -83,8 +112,8 @@ int cmd_list(int argc, char **argv)
 		int shared = 0;
 
 		printf("%-28s %-12s", c->name, c->key);
-		for (size_t o = 0; o < f.m.nconfigs; o++) {
-			const struct config *d = &f.m.configs[o];
+		for (size_t k = 0; k < f.m.nconfigs; k++) {
+			const struct config *d = &f.m.configs[k];
 
 			if (d != c && !strcmp(d->key, c->key)) {
 				printf("%s%s", shared ? ", " : " ", d->name);

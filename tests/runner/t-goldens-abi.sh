@@ -17,7 +17,7 @@ WQ='.roots["bus/workqueue"].entries.devices.entries'
 LEDS='.roots["class/leds"].entries'
 # probe OP PATH-SUFFIX: the first probe record with that op and path end
 probe() {
-	printf '[.probes[] | select(.op == "%s" and (.path | endswith("%s")))]' "$1" "$2"
+	printf '[.probes[] | select(.op == "%s" and ((.path // .label) | endswith("%s")))]' "$1" "$2"
 }
 
 configs=$("$SYSFARM" list --json | jq -r '.[].config')
@@ -72,8 +72,8 @@ for c in $configs; do
 		continue ;;
 	esac
 	golden "$c" "the four GTA04 LEDs, each with brightness, max_brightness, trigger" \
-		"[\"gta04:red:aux\", \"gta04:green:aux\", \"gta04:red:power\", \"gta04:green:power\"] |
-		 all(. as \$l | $LEDS[\$l].follow.entries as \$e |
+		". as \$s | [\"gta04:red:aux\", \"gta04:green:aux\", \"gta04:red:power\", \"gta04:green:power\"] |
+		 all(. as \$l | \$s$LEDS[\$l].follow.entries as \$e |
 		     \$e.brightness.mode == \"0644\" and \$e.max_brightness.mode == \"0444\" and
 		     \$e.trigger.mode == \"0644\")"
 	golden "$c" "gta04:red:power's trigger lists every trigger, [default-on] active" \
