@@ -17,22 +17,17 @@ static const char usage[] =
 	"could-not-test ones; exit 0 all pass, 1 a difference, 125 untested,\n"
 	"2 bad input. Works in a kernel git checkout for `git bisect run`:\n"
 	"  git bisect run sysfarm check --matrix M --kernel-src . CONFIG\n\n"
-	"  --expected DIR     the goldens (expected/ beside the matrix)\n"
-	"  --redactions FILE  redaction rules (DIR/redactions.yaml)\n"
-	"  --results FILE     results file (BUILD/out/results.json)\n"
+	GOLDEN_USAGE
 	"  --junit FILE       also write the results as JUnit XML\n"
 	"  --markdown FILE    also append a Markdown summary (GITHUB_STEP_SUMMARY)\n"
 	"  --tap              print TAP instead of the table\n"
 	"  --color WHEN       auto, always or never\n"
 	FARM_USAGE;
 
-enum { OPT_EXPECTED = 1000, OPT_REDACTIONS, OPT_RESULTS, OPT_JUNIT,
-       OPT_MARKDOWN, OPT_TAP, OPT_COLOR };
+enum { OPT_JUNIT = 1000, OPT_MARKDOWN, OPT_TAP, OPT_COLOR };
 
 static const struct option options[] = {
-	{ "expected", required_argument, NULL, OPT_EXPECTED },
-	{ "redactions", required_argument, NULL, OPT_REDACTIONS },
-	{ "results", required_argument, NULL, OPT_RESULTS },
+	GOLDEN_OPTIONS,
 	{ "junit", required_argument, NULL, OPT_JUNIT },
 	{ "markdown", required_argument, NULL, OPT_MARKDOWN },
 	{ "tap", no_argument, NULL, OPT_TAP },
@@ -50,16 +45,9 @@ static int check_option(void *ctx, int opt, const char *arg)
 {
 	struct check_opts *o = ctx;
 
+	if (golden_option(&o->g, opt, arg))
+		return 1;
 	switch (opt) {
-	case OPT_EXPECTED:
-		o->g.expected = arg;
-		break;
-	case OPT_REDACTIONS:
-		o->g.redactions = arg;
-		break;
-	case OPT_RESULTS:
-		o->g.results = arg;
-		break;
 	case OPT_JUNIT:
 		o->junit = arg;
 		break;
@@ -108,17 +96,12 @@ int cmd_check(int argc, char **argv)
 	struct check_opts o = { .color = isatty(1) };
 	struct golden_run run;
 	struct farm f;
-	int i, status;
+	int status;
 
 	farm_init(&f);
 	f.uses_source = 1;
-	i = farm_parse(&f, argc, argv, usage, options, check_option, &o);
-	if (i <= 0) {
-		farm_release(&f);
-		return i ? SF_EXIT_USAGE : SF_EXIT_OK;
-	}
-	status = farm_load(&f, argv + i, argc - i);
-	if (status)
+	if (farm_setup(&f, argc, argv, usage, options, check_option, &o,
+		       &status))
 		goto out_farm;
 	status = golden_run(&f, &o.g, &run);
 	if (status)

@@ -77,16 +77,11 @@ int cmd_list(int argc, char **argv)
 	struct farm f;
 	json_t *arr;
 	struct list_opts o = { 0 };
-	int i, status;
+	int status;
 
 	farm_init(&f);
-	i = farm_parse(&f, argc, argv, usage, options, list_option, &o);
-	if (i <= 0) {
-		farm_release(&f);
-		return i ? SF_EXIT_USAGE : SF_EXIT_OK;
-	}
-	status = farm_load(&f, argv + i, argc - i);
-	if (status)
+	if (farm_setup(&f, argc, argv, usage, options, list_option, &o,
+		       &status))
 		goto out;
 	if (o.format) {
 		char *text;

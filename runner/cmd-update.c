@@ -15,22 +15,18 @@ static const char usage[] =
 	"usage: sysfarm update [OPTIONS] [CONFIG...]\n\n"
 	"Runs the configurations like `check` and writes expected/CONFIG.json\n"
 	"for each NEW or DIFF one (or whose inputs changed), each atomically.\n"
-	"With no CONFIG, obsolete goldens are removed. Refuses under CI=true:\n"
+	"Over the whole matrix, obsolete goldens are removed. Refuses under CI=true:\n"
 	"the would-be goldens stay in BUILD/out/CONFIG/snapshot.json with\n"
 	"snapshot.diff, for a reviewer to accept locally.\n\n"
 	"  --force            write goldens even under CI=true\n"
-	"  --expected DIR     the goldens (expected/ beside the matrix)\n"
-	"  --redactions FILE  redaction rules (DIR/redactions.yaml)\n"
-	"  --results FILE     results file (BUILD/out/results.json)\n"
+	GOLDEN_USAGE
 	FARM_USAGE;
 
-enum { OPT_FORCE = 1000, OPT_EXPECTED, OPT_REDACTIONS, OPT_RESULTS };
+enum { OPT_FORCE = 1000 };
 
 static const struct option options[] = {
 	{ "force", no_argument, NULL, OPT_FORCE },
-	{ "expected", required_argument, NULL, OPT_EXPECTED },
-	{ "redactions", required_argument, NULL, OPT_REDACTIONS },
-	{ "results", required_argument, NULL, OPT_RESULTS },
+	GOLDEN_OPTIONS,
 	{ 0 }
 };
 
@@ -43,23 +39,11 @@ static int update_option(void *ctx, int opt, const char *arg)
 {
 	struct update_opts *o = ctx;
 
-	switch (opt) {
-	case OPT_FORCE:
+	if (opt == OPT_FORCE) {
 		o->force = 1;
-		break;
-	case OPT_EXPECTED:
-		o->g.expected = arg;
-		break;
-	case OPT_REDACTIONS:
-		o->g.redactions = arg;
-		break;
-	case OPT_RESULTS:
-		o->g.results = arg;
-		break;
-	default:
-		return 0;
+		return 1;
 	}
-	return 1;
+	return golden_option(&o->g, opt, arg);
 }
 
 /* The snapshot, normalized, as the golden: temp file + rename. */
@@ -104,17 +88,12 @@ int cmd_update(int argc, char **argv)
 	const char *ci = getenv("CI");
 	struct golden_run run;
 	struct farm f;
-	int i, status, changes = 0;
+	int status, changes = 0;
 
 	farm_init(&f);
 	f.uses_source = 1;
-	i = farm_parse(&f, argc, argv, usage, options, update_option, &o);
-	if (i <= 0) {
-		farm_release(&f);
-		return i ? SF_EXIT_USAGE : SF_EXIT_OK;
-	}
-	status = farm_load(&f, argv + i, argc - i);
-	if (status)
+	if (farm_setup(&f, argc, argv, usage, options, update_option, &o,
+		       &status))
 		goto out_farm;
 	status = golden_run(&f, &o.g, &run);
 	if (status)
@@ -143,7 +122,7 @@ int cmd_update(int argc, char **argv)
 		printf("wrote %s/%s.json (%s)\n", run.expected, c->name,
 		       verdict_name(v));
 	}
-	for (size_t k = 0; i == argc && k < run.obsolete.n; k++) {
+	for (size_t k = 0; f.nsel == f.m.nconfigs && k < run.obsolete.n; k++) {
 		changes++;
 		if (ci && !strcmp(ci, "true") && !o.force)
 			continue;

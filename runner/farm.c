@@ -139,6 +139,49 @@ out:
 	return ret;
 }
 
+int farm_setup(struct farm *f, int argc, char **argv, const char *usage,
+	       const struct option *extra,
+	       int (*cb)(void *ctx, int opt, const char *arg), void *ctx,
+	       int *status)
+{
+	int i = farm_parse(f, argc, argv, usage, extra, cb, ctx);
+
+	if (i <= 0) {
+		*status = i ? SF_EXIT_USAGE : SF_EXIT_OK;
+		return 1;
+	}
+	*status = farm_load(f, argv + i, argc - i);
+	return *status != 0;
+}
+
+int farm_stages_main(int argc, char **argv, const char *usage, int boot)
+{
+	struct result *results;
+	struct farm f;
+	int status;
+
+	farm_init(&f);
+	f.uses_source = 1;
+	if (farm_setup(&f, argc, argv, usage, NULL, NULL, NULL, &status))
+		goto out;
+	results = xmalloc(f.nsel * sizeof(*results));
+	for (size_t s = 0; s < f.nsel; s++) {
+		const struct config *c = &f.m.configs[f.sel[s]];
+		double t = now_seconds();
+
+		if (!farm_build(&f, c, &results[s]) && boot)
+			farm_boot(&f, c, &results[s]);
+		results[s].seconds = now_seconds() - t;
+		if (boot)
+			farm_result_save(&f, c, &results[s]);
+	}
+	status = farm_summary(&f, results);
+	free(results);
+out:
+	farm_release(&f);
+	return status;
+}
+
 static char *absolute(const char *path)
 {
 	char cwd[4096];

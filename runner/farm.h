@@ -81,6 +81,24 @@ int farm_parse(struct farm *f, int argc, char **argv, const char *usage,
 int farm_summary(const struct farm *f, const struct result *results);
 
 /**
+ * farm_setup() - farm_parse() then farm_load() on the operands
+ * @status: the exit status to return when this returns nonzero
+ *
+ * Return: 0 to go on, 1 to exit with *@status (--help, bad usage or input).
+ */
+int farm_setup(struct farm *f, int argc, char **argv, const char *usage,
+	       const struct option *extra,
+	       int (*cb)(void *ctx, int opt, const char *arg), void *ctx,
+	       int *status);
+
+/**
+ * farm_stages_main() - `sysfarm build` (@boot 0) and `sysfarm run` (1)
+ *
+ * Return: the exit status.
+ */
+int farm_stages_main(int argc, char **argv, const char *usage, int boot);
+
+/**
  * farm_load() - load the matrix and select configurations
  * @names: configuration names; none means all
  *

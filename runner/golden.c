@@ -10,6 +10,22 @@
 #include "golden.h"
 #include "snap.h"
 
+int golden_option(struct golden_opts *o, int opt, const char *arg)
+{
+	switch (opt) {
+	case GOLDEN_OPT_EXPECTED:
+		o->expected = arg;
+		return 1;
+	case GOLDEN_OPT_REDACTIONS:
+		o->redactions = arg;
+		return 1;
+	case GOLDEN_OPT_RESULTS:
+		o->results = arg;
+		return 1;
+	}
+	return 0;
+}
+
 char *golden_path(const struct golden_run *run, const struct config *c)
 {
 	return xstrfmt("%s/%s.json", run->expected, c->name);

@@ -19,6 +19,22 @@ struct golden_opts {
 	const char *results;		/* results file to write */
 };
 
+/* Options check and update share, handled by golden_option(). */
+enum { GOLDEN_OPT_EXPECTED = 900, GOLDEN_OPT_REDACTIONS, GOLDEN_OPT_RESULTS };
+
+#define GOLDEN_OPTIONS \
+	{ "expected", required_argument, NULL, GOLDEN_OPT_EXPECTED }, \
+	{ "redactions", required_argument, NULL, GOLDEN_OPT_REDACTIONS }, \
+	{ "results", required_argument, NULL, GOLDEN_OPT_RESULTS }
+
+#define GOLDEN_USAGE \
+	"  --expected DIR     the goldens (expected/ beside the matrix)\n" \
+	"  --redactions FILE  redaction rules (DIR/redactions.yaml)\n" \
+	"  --results FILE     results file (BUILD/out/results.json)\n"
+
+/* Return: 1 when @opt was one of GOLDEN_OPTIONS, else 0. */
+int golden_option(struct golden_opts *o, int opt, const char *arg);
+
 struct golden_run {
 	struct redactions reds;
 	char *expected;

@@ -17,7 +17,6 @@
 
 extern char **environ;
 
-static volatile sig_atomic_t interrupted;
 static volatile pid_t live[MAX_LIVE];	/* process group ids */
 
 static void live_add(pid_t pgid)
@@ -46,7 +45,6 @@ static void live_kill_all(int sig)
 
 static void on_signal(int sig)
 {
-	interrupted = 1;
 	live_kill_all(SIGKILL);
 	file_write_atomic_abort();
 	signal(sig, SIG_DFL);
@@ -67,11 +65,6 @@ void proc_setup_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	atexit(on_exit_kill);
-}
-
-int proc_interrupted(void)
-{
-	return interrupted;
 }
 
 static void sleep_ms(long ms)

@@ -17,7 +17,6 @@ struct proc {
 	const char *out_path;		/* stdout (and stderr) to this file */
 	int out_append;			/* append instead of truncate */
 	int err_to_out;			/* stderr to out_path as well */
-	int no_stdin;			/* stdin from /dev/null (default too) */
 	double timeout;			/* seconds; 0 means none */
 	pid_t pid;
 };
@@ -57,10 +56,5 @@ int proc_capture(const char *const *argv, char *buf, size_t size);
  * re-raise the signal with its default action.
  */
 void proc_setup_signals(void);
-
-/**
- * proc_interrupted() - has SIGINT or SIGTERM arrived?
- */
-int proc_interrupted(void);
 
 #endif
