@@ -394,7 +394,7 @@ int farm_boot(struct farm *f, const struct config *c, struct result *r)
 	char *kdir = kbuild_dir(&kb, c);
 	char *kernel = xstrfmt("%s/%s", kdir, c->s.image);
 	char *initramfs = xstrfmt("%s/initramfs.cpio", out);
-	char *init = xstrfmt("%s/snapshotter/init", f->top);
+	char *init = matrix_file(&f->m, c->s.init);
 	char *dtb = NULL;
 	struct boot b = {
 		.kernel = kernel, .initramfs = initramfs, .outdir = out,

@@ -9,7 +9,7 @@
 
 #include "matrix.h"
 
-enum field_type { F_STR, F_LIST, F_FILES, F_INT, F_MAP };
+enum field_type { F_STR, F_FILE, F_LIST, F_FILES, F_INT, F_MAP };
 
 struct field {
 	const char *key;
@@ -29,6 +29,7 @@ static const struct field kernel_fields[] = {
 };
 
 static const struct field guest_fields[] = {
+	{ .key = "init", .type = F_FILE, .off = S(init) },
 	{ .key = "busybox", .type = F_STR, .off = S(busybox) },
 	{ .key = "snapshotter", .type = F_STR, .off = S(snapshotter) },
 	{ 0 }
@@ -69,6 +70,7 @@ static const struct {
 } required[] = {
 	{ "kernel.arch", S(kernel_arch) },
 	{ "kernel.image", S(image) },
+	{ "guest.init", S(init) },
 	{ "guest.busybox", S(busybox) },
 	{ "guest.snapshotter", S(snapshotter) },
 	{ "qemu.binary", S(qemu_binary) },
@@ -174,6 +176,18 @@ static int parse_int(struct loader *ld, yaml_node_t *n, const struct field *f,
 	return 0;
 }
 
+static int check_file(struct loader *ld, yaml_node_t *s, const struct field *f)
+{
+	char *p = matrix_file(ld->m, scalar(s));
+	int ok = path_exists(p);
+
+	free(p);
+	if (!ok)
+		return fail_at(ld, s, "'%s' names '%s', which does not exist",
+			       f->key, scalar(s));
+	return 0;
+}
+
 static int parse_list(struct loader *ld, yaml_node_t *n, const struct field *f,
 		      struct strv *out)
 {
@@ -189,15 +203,8 @@ static int parse_list(struct loader *ld, yaml_node_t *n, const struct field *f,
 		if (s->type != YAML_SCALAR_NODE)
 			return fail_at(ld, s, "'%s' must be a list of strings, not hold %s",
 				       f->key, type_name(s));
-		if (f->type == F_FILES) {
-			char *p = matrix_file(ld->m, scalar(s));
-			int ok = path_exists(p);
-
-			free(p);
-			if (!ok)
-				return fail_at(ld, s, "'%s' names '%s', which does not exist",
-					       f->key, scalar(s));
-		}
+		if (f->type == F_FILES && check_file(ld, s, f))
+			return -1;
 		strv_push(out, scalar(s));
 	}
 	return 0;
@@ -223,7 +230,10 @@ static int parse_field(struct loader *ld, const struct field *f,
 
 	switch (f->type) {
 	case F_STR:
+	case F_FILE:
 		if (expect(ld, v, YAML_SCALAR_NODE, f->key))
+			return -1;
+		if (f->type == F_FILE && check_file(ld, v, f))
 			return -1;
 		if (f->off == S(tag) && !valid_tag(scalar(v)))
 			return fail_at(ld, v, "tag '%s' may hold only letters, digits and _.+-",
@@ -282,6 +292,7 @@ static void settings_merge(struct settings *dst, const struct settings *src,
 
 		switch (fields->type) {
 		case F_STR:
+		case F_FILE:
 			if (*(char *const *)s) {
 				free(*(char **)d);
 				*(char **)d = xstrdup(*(char *const *)s);
@@ -309,6 +320,7 @@ static void settings_release(struct settings *s, const struct field *fields)
 
 		switch (fields->type) {
 		case F_STR:
+		case F_FILE:
 			free(*(char **)d);
 			*(char **)d = NULL;
 			break;

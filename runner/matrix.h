@@ -22,6 +22,7 @@ struct settings {
 	char *kernel_arch;		/* ARCH= */
 	char *cross_compile;		/* CROSS_COMPILE= */
 	char *image;			/* boot image, relative to O= */
+	char *init;			/* the guest's /init script */
 	char *busybox;			/* the guest's static busybox */
 	char *snapshotter;		/* the guest's static snapshotter */
 	char *qemu_binary;

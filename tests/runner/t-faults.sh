@@ -25,6 +25,7 @@ no_qemu_left() {
 	! pgrep -f "qemu-system.*build/out/$1/" >/dev/null
 }
 
+"$SYSFARM" build x86_64-sysfs-on >/dev/null 2>&1
 start=$(date +%s)
 check "init that hangs: TIMEOUT" \
 	run TIMEOUT x86_64-sysfs-on --append sysfarm.fault=hang --timeout 10
@@ -47,10 +48,12 @@ check "PANIC shows the console lines of the panic" \
 check "init that exits: PANIC" \
 	run PANIC x86_64-sysfs-on --append sysfarm.fault=exit
 
+# The same matrix from build/tests/, its relative paths adjusted, naming a
+# QEMU binary that does not exist.
 mkdir -p build/tests
 sed -e 's|qemu-system-x86_64|qemu-system-nonexistent|' \
-	-e 's|: \[patches/|: [../../patches/|g' -e 's|, patches/|, ../../patches/|g' \
-	-e 's|: build/|: ../../build/|' matrix.yaml >build/tests/no-qemu.yaml
+	-e 's#\(\[\|, \|: \)\(patches\|snapshotter\|build\)/#\1../../\2/#g' \
+	matrix.yaml >build/tests/no-qemu.yaml
 check "QEMU missing: QEMU-FAIL" run QEMU-FAIL x86_64-sysfs-on \
 	--matrix build/tests/no-qemu.yaml --build-dir build --series patches/series
 
