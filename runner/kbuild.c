@@ -102,6 +102,9 @@ static int kmake(const struct kbuild *kb, const struct config *c,
 	for (const char *const *e = build_env; *e; e++)
 		strv_push(&env, *e);
 	strv_pushf(&env, "CCACHE_DIR=%s/ccache", kb->build);
+	/* Relative paths in the hash: another checkout hits the cache too. */
+	strv_pushf(&env, "CCACHE_BASEDIR=%s", kb->build);
+	strv_push(&env, "CCACHE_NOHASHDIR=1");
 	p.argv = strv_argv(&argv);
 	p.env = strv_argv(&env);
 	p.out_path = log;
