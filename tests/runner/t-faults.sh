@@ -57,6 +57,16 @@ sed -e 's|qemu-system-x86_64|qemu-system-nonexistent|' \
 check "QEMU missing: QEMU-FAIL" run QEMU-FAIL x86_64-sysfs-on \
 	--matrix build/tests/no-qemu.yaml --build-dir build --series patches/series
 
+# A requested option that olddefconfig drops: CONFIG-FAIL, named.
+sed 's|\(sysfs-off.config\)\]|\1, ../../tests/runner/config-fail.config]|' \
+	build/tests/no-qemu.yaml >build/tests/config-fail.yaml
+"$SYSFARM" build --matrix build/tests/config-fail.yaml --build-dir build \
+	--series patches/series x86_64-sysfs-off >"$TMP/out" 2>&1
+check "a dropped Kconfig option: exit 125 (status $?)" test $? -eq 125
+check "... CONFIG-FAIL naming the option and its fragment" grep -q \
+	'CONFIG-FAIL: CONFIG_GPIO_SYSFS=y (../../tests/runner/config-fail.config:3) did not survive olddefconfig' \
+	"$TMP/out"
+
 # Ctrl-C in the middle of a boot: sysfarm dies, its QEMU with it.
 "$SYSFARM" run --append sysfarm.fault=hang x86_64-sysfs-off \
 	>/dev/null 2>&1 &
