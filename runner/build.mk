@@ -17,7 +17,7 @@ $(BUILD)/runner/%.o: %.c
 -include $(RUNNER_OBJS:.o=.d)
 
 TESTS += tests/runner/t-matrix.sh tests/runner/t-goldens-abi.sh
-BOOT_TESTS += tests/runner/t-run.sh tests/runner/t-checkpatch.sh tests/runner/t-golden.sh tests/runner/t-faults.sh
+BOOT_TESTS += tests/runner/t-run.sh tests/runner/t-checkpatch.sh tests/runner/t-golden.sh tests/runner/t-bisect.sh tests/runner/t-faults.sh
 CHECK_DEPS += $(SYSFARM)
 TESTS += tests/runner/t-diff.sh
 TESTS += tests/runner/t-report.sh

@@ -257,6 +257,14 @@ char *farm_outdir(const struct farm *f, const struct config *c)
 	return dir;
 }
 
+void farm_set_series(struct farm *f, const char *series)
+{
+	free(f->series);
+	f->series = xstrdup(series);
+	source_release(&f->src);
+	f->src_state = 0;
+}
+
 /* The tree is prepared once per run, for the first configuration. */
 static int farm_prepare(struct farm *f, struct result *r)
 {

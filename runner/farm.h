@@ -32,7 +32,6 @@ struct farm {
 	struct source src;
 	int src_state;		/* 0 not yet, 1 ready, -1 failed */
 	struct sf_err src_err;
-	enum verdict src_verdict;
 
 	size_t *sel;		/* selected configurations */
 	size_t nsel;
@@ -105,6 +104,9 @@ int farm_stages_main(int argc, char **argv, const char *usage, int boot);
  * Prints its error. Return: 0, or an exit status.
  */
 int farm_load(struct farm *f, char *const *names, int n);
+
+/* Switches to another series: the next build prepares the tree again. */
+void farm_set_series(struct farm *f, const char *series);
 
 /* Prints "[   1.2s] CONFIG: what" to stderr. */
 void farm_progress(const struct farm *f, const struct config *c,

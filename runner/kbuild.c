@@ -78,6 +78,11 @@ int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err)
 
 char *kbuild_dir(const struct kbuild *kb, const struct config *c)
 {
+	/* A user's tree gets its own: objects of two trees never mix. */
+	if (!kb->src->content_id)
+		return xstrfmt("%s/kernels/%s-%016llx", kb->build, c->key,
+			       (unsigned long long)hash_str(HASH_INIT,
+							    kb->src->dir));
 	return xstrfmt("%s/kernels/%s", kb->build, c->key);
 }
 

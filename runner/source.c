@@ -52,7 +52,7 @@ int series_read(const char *series, struct strv *patches,
 			break;
 		}
 		*end = '\0';
-		path = xstrfmt("%s/%s", dir, p);
+		path = *p == '/' ? xstrdup(p) : xstrfmt("%s/%s", dir, p);
 		rp = realpath(path, NULL);
 		free(path);
 		if (!rp) {

@@ -18,6 +18,7 @@ static const struct cmd {
 	{ "run", cmd_run, "build, boot and snapshot configurations" },
 	{ "check", cmd_check, "run and compare with the goldens in expected/" },
 	{ "update", cmd_update, "run and write the goldens (atomically)" },
+	{ "bisect", cmd_bisect, "the first patch that changed the ABI" },
 	{ "diff", cmd_diff, "compare two snapshots path by path" },
 	{ "report", cmd_report, "a results file as TAP, JUnit XML or Markdown" },
 };
