@@ -66,6 +66,22 @@ static int run_logged(struct strv *argv, const char *log, double timeout)
 	return proc_run(&p, &code) == PROC_EXITED && code == 0 ? 0 : -1;
 }
 
+/* dtc -I IN_FMT -O OUT_FMT -o OUT IN, its messages to @log. */
+static int dtc(const char *in, const char *in_fmt, const char *out,
+	       const char *out_fmt, const char *log)
+{
+	const char *argv[] = { "dtc", "-q", "-I", in_fmt, "-O", out_fmt,
+			       "-o", out, in, NULL };
+	struct strv sv = STRV_INIT;
+	int ret;
+
+	for (const char *const *a = argv; *a; a++)
+		strv_push(&sv, *a);
+	ret = run_logged(&sv, log, 60);
+	strv_release(&sv);
+	return ret;
+}
+
 int boot_dtb(const struct matrix *m, const struct config *c,
 	     const char *outdir, char **dtb, struct sf_err *err)
 {
@@ -95,17 +111,7 @@ int boot_dtb(const struct matrix *m, const struct config *c,
 			c->s.qemu_machine, log);
 		goto out;
 	}
-	strv_release(&argv);
-	strv_push(&argv, "dtc");
-	strv_push(&argv, "-q");
-	strv_push(&argv, "-I");
-	strv_push(&argv, "dtb");
-	strv_push(&argv, "-O");
-	strv_push(&argv, "dts");
-	strv_push(&argv, "-o");
-	strv_push(&argv, dts);
-	strv_push(&argv, dumped);
-	if (run_logged(&argv, log, 60)) {
+	if (dtc(dumped, "dtb", dts, "dts", log)) {
 		err_set(err, "dtc cannot decompile %s (see %s)", dumped, log);
 		goto out;
 	}
@@ -122,17 +128,7 @@ int boot_dtb(const struct matrix *m, const struct config *c,
 		err_set(err, "%s: cannot write: %s", board, strerror(errno));
 		goto out;
 	}
-	strv_release(&argv);
-	strv_push(&argv, "dtc");
-	strv_push(&argv, "-q");
-	strv_push(&argv, "-I");
-	strv_push(&argv, "dts");
-	strv_push(&argv, "-O");
-	strv_push(&argv, "dtb");
-	strv_push(&argv, "-o");
-	strv_push(&argv, out);
-	strv_push(&argv, board);
-	if (run_logged(&argv, log, 60)) {
+	if (dtc(board, "dts", out, "dtb", log)) {
 		char *tail = file_tail(log, TAIL_LINES);
 
 		err_set(err, "dtc cannot build %s:\n%s", board, tail);

@@ -53,29 +53,22 @@ static int golden_write(struct farm *f, const struct golden_run *run,
 	char *out = farm_outdir(f, c);
 	char *snap = xstrfmt("%s/snapshot.json", out);
 	char *golden = golden_path(run, c);
-	char *text = NULL, *nl = NULL;
 	json_t *j = NULL;
 	int ret = -1;
 
 	if (snap_load(snap, &j, err))
 		goto out;
 	redactions_apply(&run->reds, j);
-	text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
-	if (!text) {
-		err_set(err, "%s: cannot serialize", snap);
+	if (mkdir_p(run->expected)) {
+		err_set(err, "%s: cannot create: %s", run->expected,
+			strerror(errno));
 		goto out;
 	}
-	nl = xstrfmt("%s\n", text);
-	if (mkdir_p(run->expected) ||
-	    file_write_atomic(golden, nl, strlen(nl))) {
-		err_set(err, "%s: cannot write: %s", golden, strerror(errno));
+	if (snap_write(golden, j, err))
 		goto out;
-	}
 	ret = 0;
 out:
 	json_decref(j);
-	free(text);
-	free(nl);
 	free(out);
 	free(snap);
 	free(golden);

@@ -13,6 +13,7 @@
 #include "image.h"
 #include "kbuild.h"
 #include "proc.h"
+#include "snap.h"
 
 #define DEFAULT_TARBALL "/usr/src/linux-source-6.1.tar.xz"
 
@@ -352,7 +353,7 @@ static int snapshot_add_inputs(struct farm *f, const struct config *c,
 {
 	char *path = xstrfmt("%s/snapshot.json", b->outdir);
 	char *cfg = xstrfmt("%s/.config", kdir);
-	char *cmdline = boot_cmdline(c, b), *text = NULL, hex[17];
+	char *cmdline = boot_cmdline(c, b), hex[17];
 	uint64_t h = HASH_INIT;
 	json_error_t je;
 	json_t *snap, *inputs;
@@ -373,22 +374,9 @@ static int snapshot_add_inputs(struct farm *f, const struct config *c,
 			   "accel", b->accel,
 			   "config", hex, "cmdline", cmdline);
 	json_object_set_new(json_object_get(snap, "header"), "inputs", inputs);
-	text = json_dumps(snap, JSON_INDENT(2) | JSON_SORT_KEYS);
-	if (!text) {
-		err_set(err, "%s: cannot serialize", path);
-		goto out;
-	}
-	{
-		char *nl = xstrfmt("%s\n", text);
-
-		ret = file_write_atomic(path, nl, strlen(nl));
-		free(nl);
-	}
-	if (ret)
-		err_set(err, "%s: cannot write: %s", path, strerror(errno));
+	ret = snap_write(path, snap, err);
 out:
 	json_decref(snap);
-	free(text);
 	free(cmdline);
 	free(cfg);
 	free(path);

@@ -536,6 +536,20 @@ int snap_parse(const char *name, const char *buf, size_t len, json_t **out,
 	return ret ? ret : snap_checked(name, out, err);
 }
 
+int snap_write(const char *path, json_t *snap, struct sf_err *err)
+{
+	char *text = json_dumps(snap, JSON_INDENT(2) | JSON_SORT_KEYS);
+	char *nl = text ? xstrfmt("%s\n", text) : NULL;
+	int ret = 0;
+
+	if (!nl || file_write_atomic(path, nl, strlen(nl)))
+		ret = err_set(err, "%s: cannot write: %s", path,
+			      nl ? strerror(errno) : "cannot serialize");
+	free(text);
+	free(nl);
+	return ret;
+}
+
 int snap_load(const char *path, json_t **out, struct sf_err *err)
 {
 	int ret = snap_json_read(path, out, err);

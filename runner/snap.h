@@ -62,6 +62,15 @@ int snap_load(const char *path, json_t **out, struct sf_err *err);
  */
 int snap_check(const char *name, json_t *snap, struct sf_err *err);
 
+/**
+ * snap_write() - write @snap as the snapshotter does, atomically
+ *
+ * Sorted keys, 2-space indent, trailing newline; temp file + rename.
+ *
+ * Return: 0, or -1 with @err set.
+ */
+int snap_write(const char *path, json_t *snap, struct sf_err *err);
+
 struct redactions;
 
 /**
