@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Faults end in their own verdict with the evidence: a hung guest (TIMEOUT),
+# a crashed snapshotter (NO-SNAPSHOT),
 # a truncated or bit-flipped channel (CORRUPT), a kernel that panics
 # (PANIC), QEMU that cannot start (QEMU-FAIL), and Ctrl-C leaves no QEMU.
 # Runs after t-run.sh, so the kernels are built.
@@ -41,6 +42,10 @@ check "bit-flipped channel (arm, virtio console): CORRUPT" \
 	run CORRUPT arm-sysfs-on --append sysfarm.fault=bitflip
 check "CORRUPT says the checksum failed" grep -qi 'crc\|checksum' "$TMP/out"
 
+check "snapshotter crash: NO-SNAPSHOT, not a diff" \
+	run NO-SNAPSHOT x86_64-sysfs-off --append sysfarm.fault=crash
+check "... with the console line saying how it died" \
+	grep -q 'snapshot exited with status 139' "$TMP/out"
 check "no init to run: PANIC" \
 	run PANIC arm-sysfs-off --append rdinit=/nonexistent --append init=/nonexistent
 check "PANIC shows the console lines of the panic" \
