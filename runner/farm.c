@@ -325,24 +325,6 @@ int farm_build(struct farm *f, const struct config *c, struct result *r)
 	return -1;
 }
 
-static const char *qemu_version(const char *binary)
-{
-	static struct strv binaries, versions;	/* one run per binary */
-	const char *argv[] = { binary, "--version", NULL };
-	char out[256];
-	size_t i;
-
-	for (i = 0; i < binaries.n; i++)
-		if (!strcmp(binaries.v[i], binary))
-			return versions.v[i];
-	if (proc_capture(argv, out, sizeof(out)))
-		snprintf(out, sizeof(out), "%s: unknown", binary);
-	out[strcspn(out, "\n")] = '\0';
-	strv_push(&binaries, binary);
-	strv_push(&versions, out);
-	return versions.v[i];
-}
-
 /*
  * Records in the snapshot's header what made it, so that a changed input
  * is reported as such and never mistaken for an ABI change.
@@ -370,7 +352,7 @@ static int snapshot_add_inputs(struct farm *f, const struct config *c,
 			   "source", f->src.version,
 			   "series", f->src.series_hash,
 			   "compiler", kbuild_compiler(c),
-			   "qemu", qemu_version(c->s.qemu_binary),
+			   "qemu", proc_version(c->s.qemu_binary),
 			   "accel", b->accel,
 			   "config", hex, "cmdline", cmdline);
 	json_object_set_new(json_object_get(snap, "header"), "inputs", inputs);

@@ -23,33 +23,13 @@ static const char *const build_env[] = {
 	NULL
 };
 
-static char *compiler_version(const char *cross)
-{
-	char *cc = xstrfmt("%sgcc", cross ? cross : "");
-	const char *argv[] = { cc, "--version", NULL };
-	char out[512];
-
-	if (proc_capture(argv, out, sizeof(out)))
-		snprintf(out, sizeof(out), "%s: not found", cc);
-	out[strcspn(out, "\n")] = '\0';
-	free(cc);
-	return xstrdup(out);
-}
-
 const char *kbuild_compiler(const struct config *c)
 {
-	static struct strv crosses, versions;	/* one run per cross prefix */
-	const char *cross = c->s.cross_compile ? c->s.cross_compile : "";
-	size_t i;
+	char *cc = xstrfmt("%sgcc", c->s.cross_compile ? c->s.cross_compile : "");
+	const char *v = proc_version(cc);
 
-	for (i = 0; i < crosses.n; i++)
-		if (!strcmp(crosses.v[i], cross))
-			return versions.v[i];
-	strv_push(&crosses, cross);
-	strv_push(&versions, "");
-	free(versions.v[i]);
-	versions.v[i] = compiler_version(cross);
-	return versions.v[i];
+	free(cc);
+	return v;
 }
 
 int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err)

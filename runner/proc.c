@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -222,4 +223,22 @@ int proc_capture(const char *const *argv, char *buf, size_t size)
 	while (n > 0 && buf[n - 1] == '\n')
 		buf[--n] = '\0';
 	return 0;
+}
+
+const char *proc_version(const char *prog)
+{
+	static struct strv progs, versions;
+	const char *argv[] = { prog, "--version", NULL };
+	char out[512];
+	size_t i;
+
+	for (i = 0; i < progs.n; i++)
+		if (!strcmp(progs.v[i], prog))
+			return versions.v[i];
+	if (proc_capture(argv, out, sizeof(out)))
+		snprintf(out, sizeof(out), "%s: unknown", prog);
+	out[strcspn(out, "\n")] = '\0';
+	strv_push(&progs, prog);
+	strv_push(&versions, out);
+	return versions.v[i];
 }

@@ -50,6 +50,13 @@ enum proc_status proc_run(struct proc *p, int *code);
 int proc_capture(const char *const *argv, char *buf, size_t size);
 
 /**
+ * proc_version() - the first line of "@prog --version", run once per @prog
+ *
+ * Return: a string owned by the cache; "@prog: unknown" when it fails.
+ */
+const char *proc_version(const char *prog);
+
+/**
  * proc_setup_signals() - kill live children on SIGINT/SIGTERM and exit
  *
  * Installs handlers that kill every live child's process group, then
