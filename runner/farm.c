@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The stages every configuration goes through, and the shared options. */
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "boot.h"
@@ -20,6 +22,7 @@
 void farm_init(struct farm *f)
 {
 	memset(f, 0, sizeof(*f));
+	f->lock_fd = -1;
 	f->matrix_path = "matrix.yaml";
 	f->tarball = DEFAULT_TARBALL;
 	f->accel = "tcg";
@@ -183,6 +186,40 @@ out:
 	return status;
 }
 
+/*
+ * One building sysfarm per build directory: a second one (another
+ * terminal, a test, a benchmark) waits instead of patching the tree or
+ * writing the stamps under the first. The lock ends with the process.
+ */
+static int farm_lock(struct farm *f)
+{
+	char *path = xstrfmt("%s/.lock", f->build);
+	int ret = SF_EXIT_USAGE;
+
+	if (mkdir_p(f->build)) {
+		fprintf(stderr, "sysfarm: cannot create '%s': %s\n", f->build,
+			strerror(errno));
+		goto out;
+	}
+	f->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (f->lock_fd < 0) {
+		fprintf(stderr, "sysfarm: cannot open '%s': %s\n", path,
+			strerror(errno));
+		goto out;
+	}
+	if (flock(f->lock_fd, LOCK_EX | LOCK_NB)) {
+		fprintf(stderr, "sysfarm: %s is in use by another sysfarm, waiting\n",
+			f->build);
+		while (flock(f->lock_fd, LOCK_EX))
+			if (errno != EINTR)
+				goto out;
+	}
+	ret = 0;
+out:
+	free(path);
+	return ret;
+}
+
 static char *absolute(const char *path)
 {
 	char cwd[4096];
@@ -234,7 +271,7 @@ int farm_load(struct farm *f, char *const *names, int n)
 		return SF_EXIT_USAGE;
 	}
 	f->nsel = count;
-	return 0;
+	return f->uses_source ? farm_lock(f) : 0;
 }
 
 void farm_progress(const struct farm *f, const struct config *c,
@@ -455,4 +492,6 @@ void farm_release(struct farm *f)
 	free(f->build);
 	free(f->series);
 	free(f->sel);
+	if (f->lock_fd >= 0)
+		close(f->lock_fd);
 }

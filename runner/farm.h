@@ -26,7 +26,9 @@ struct farm {
 	int timeout;		/* overrides the matrix when > 0 */
 	int jobs;
 	double t0;
-	int uses_source;	/* builds kernels: the series must be valid */
+	int uses_source;	/* builds kernels: the series must be valid,
+				 * the build directory is locked */
+	int lock_fd;
 
 	struct matrix m;
 	struct source src;

@@ -86,7 +86,9 @@ static int kmake(const struct kbuild *kb, const struct config *c,
 	strv_push(&argv, target);
 	for (const char *const *e = build_env; *e; e++)
 		strv_push(&env, *e);
-	strv_pushf(&env, "CCACHE_DIR=%s/ccache", kb->build);
+	/* The user's CCACHE_DIR if set: build directories can share one. */
+	if (!getenv("CCACHE_DIR"))
+		strv_pushf(&env, "CCACHE_DIR=%s/ccache", kb->build);
 	/* Relative paths in the hash: another checkout hits the cache too. */
 	strv_pushf(&env, "CCACHE_BASEDIR=%s", kb->build);
 	strv_push(&env, "CCACHE_NOHASHDIR=1");
