@@ -341,6 +341,7 @@ int farm_build(struct farm *f, const struct config *c, struct result *r)
 			     .jobs = f->jobs };
 	double t = now_seconds();
 
+	memset(r, 0, sizeof(*r));
 	if (farm_prepare(f, r))
 		return -1;
 	farm_progress(f, c, "kernel %s", c->key);
@@ -349,8 +350,10 @@ int farm_build(struct farm *f, const struct config *c, struct result *r)
 		farm_progress(f, c, "kernel %s is up to date", c->key);
 		return 0;
 	case KBUILD_OK:
+		r->built = 1;
+		r->build_seconds = now_seconds() - t;
 		farm_progress(f, c, "kernel %s built in %.1f s", c->key,
-			      now_seconds() - t);
+			      r->build_seconds);
 		return 0;
 	case KBUILD_CONFIG_FAIL:
 		r->v = V_CONFIG_FAIL;
@@ -428,8 +431,9 @@ int farm_boot(struct farm *f, const struct config *c, struct result *r)
 	r->v = boot_run(&f->m, c, &b, dtb, &r->why);
 	if (r->v == V_SNAPSHOT && snapshot_add_inputs(f, c, &b, kdir, &r->why))
 		r->v = V_NO_SNAPSHOT;
+	r->boot_seconds = now_seconds() - t;
 	farm_progress(f, c, "%s after %.1f s", verdict_name(r->v),
-		      now_seconds() - t);
+		      r->boot_seconds);
 	ret = r->v == V_SNAPSHOT ? 0 : -1;
 out:
 	free(out);
@@ -446,10 +450,13 @@ void farm_result_save(const struct farm *f, const struct config *c,
 {
 	char *out = farm_outdir(f, c);
 	char *path = xstrfmt("%s/result.json", out);
-	json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:f}",
+	json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:f, s:b, s:f, s:f}",
 			      "config", c->name, "verdict",
 			      verdict_name(r->v), "key", c->key,
-			      "message", r->why.msg, "seconds", r->seconds);
+			      "message", r->why.msg, "seconds", r->seconds,
+			      "built", r->built, "build_seconds",
+			      r->build_seconds, "boot_seconds",
+			      r->boot_seconds);
 	char *text = j ? json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
 
 	if (!text || file_write_atomic(path, text, strlen(text)))

@@ -44,6 +44,9 @@ struct result {
 	enum verdict v;
 	struct sf_err why;	/* for anything but success */
 	double seconds;
+	double build_seconds;	/* make, when the kernel was not up to date */
+	double boot_seconds;	/* initramfs, QEMU, until the verdict */
+	int built;		/* make ran */
 };
 
 /* Help for the common options, for each command's usage text. */
@@ -117,7 +120,10 @@ void farm_progress(const struct farm *f, const struct config *c,
 /* build/out/<config>, created. */
 char *farm_outdir(const struct farm *f, const struct config *c);
 
-/* Stages: each fills @r and returns 0 to go on, -1 when @r has a verdict. */
+/*
+ * Stages: each fills @r and returns 0 to go on, -1 when @r has a verdict.
+ * farm_build() starts @r afresh.
+ */
 int farm_build(struct farm *f, const struct config *c, struct result *r);
 int farm_boot(struct farm *f, const struct config *c, struct result *r);
 

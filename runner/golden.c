@@ -155,10 +155,12 @@ static json_t *results_json(const struct farm *f, const struct golden_run *run)
 		for (size_t i = 0; i < run->inputs_changed[s].n; i++)
 			json_array_append_new(changed,
 				json_string(run->inputs_changed[s].v[i]));
-		json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s, s:f, s:o, s:o}",
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s, s:f, s:b, s:f, s:f, s:o, s:o}",
 			"config", c->name, "key", c->key,
 			"verdict", verdict_name(r->v), "message", r->why.msg,
-			"seconds", r->seconds,
+			"seconds", r->seconds, "built", r->built,
+			"build_seconds", r->build_seconds,
+			"boot_seconds", r->boot_seconds,
 			"diff", diff_to_json(&run->diffs[s]),
 			"inputs_changed", changed));
 	}
