@@ -19,6 +19,7 @@ static const struct cmd {
 	{ "check", cmd_check, "run and compare with the goldens in expected/" },
 	{ "update", cmd_update, "run and write the goldens (atomically)" },
 	{ "bisect", cmd_bisect, "the first patch that changed the ABI" },
+	{ "abi", cmd_abi, "check snapshots against the ABI table" },
 	{ "diff", cmd_diff, "compare two snapshots path by path" },
 	{ "report", cmd_report, "a results file as TAP, JUnit XML or Markdown" },
 };
