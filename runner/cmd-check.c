@@ -13,7 +13,9 @@
 static const char usage[] =
 	"usage: sysfarm check [OPTIONS] [CONFIG...]\n\n"
 	"Builds, boots and snapshots each configuration and compares the\n"
-	"snapshot with expected/CONFIG.json. Verdicts: PASS, DIFF, NEW and the\n"
+	"snapshot with expected/CONFIG.json, then with the ABI table\n"
+	"expected/abi.yaml (if there is one; see sysfarm abi). Verdicts: PASS,\n"
+	"DIFF, ABI-MISMATCH (equal, but the table finds fault), NEW and the\n"
 	"could-not-test ones; exit 0 all pass, 1 a difference, 125 untested,\n"
 	"2 bad input. Works in a kernel git checkout for `git bisect run`:\n"
 	"  git bisect run sysfarm check --matrix M --kernel-src . CONFIG\n\n"
@@ -93,7 +95,7 @@ static int write_report(const char *path, const char *mode, json_t *results,
 
 int cmd_check(int argc, char **argv)
 {
-	struct check_opts o = { .color = isatty(1) };
+	struct check_opts o = { .g.abi = 1, .color = isatty(1) };
 	struct golden_run run;
 	struct farm f;
 	int status;

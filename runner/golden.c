@@ -94,6 +94,19 @@ static void inputs_compare(json_t *golden, json_t *snap, struct strv *out)
 	}
 }
 
+/* DIR/abi.yaml, if there is one: bad input before anything is built. */
+static int abi_load(struct golden_run *run)
+{
+	char *path = xstrfmt("%s/abi.yaml", run->expected);
+	struct sf_err err;
+	int bad = path_exists(path) && abi_table_load(&run->abi, path, &err);
+
+	if (bad)
+		fprintf(stderr, "%s\n", err.msg);
+	free(path);
+	return bad;
+}
+
 static void compare_one(struct farm *f, struct golden_run *run, size_t s)
 {
 	const struct config *c = &f->m.configs[f->sel[s]];
@@ -143,6 +156,35 @@ out:
 	free(diff_path);
 }
 
+/* Holds a snapshot to the ABI table: PASS becomes ABI-MISMATCH. */
+static void abi_one(struct farm *f, struct golden_run *run, size_t s)
+{
+	const struct config *c = &f->m.configs[f->sel[s]];
+	struct result *r = &run->results[s];
+	char *snap_path = xstrfmt("%s/out/%s/snapshot.json", f->build,
+				  c->name);
+	struct strv kconfig = STRV_INIT;
+	json_t *sj = NULL;
+	size_t n;
+
+	if (abi_kconfig_config(&f->m, c, &kconfig, &r->why) ||
+	    snap_load(snap_path, &sj, &r->why)) {
+		r->v = V_CORRUPT;
+		goto out;
+	}
+	abi_check(&run->abi, sj, &kconfig, NULL, &run->abi_found[s]);
+	n = abi_count(&run->abi_found[s]);
+	if (n && r->v == V_PASS) {
+		r->v = V_ABI_MISMATCH;
+		err_set(&r->why, "%zu finding%s against %s", n,
+			n == 1 ? "" : "s", run->abi.path);
+	}
+out:
+	json_decref(sj);
+	strv_release(&kconfig);
+	free(snap_path);
+}
+
 static json_t *results_json(const struct farm *f, const struct golden_run *run)
 {
 	json_t *arr = json_array();
@@ -155,16 +197,18 @@ static json_t *results_json(const struct farm *f, const struct golden_run *run)
 		for (size_t i = 0; i < run->inputs_changed[s].n; i++)
 			json_array_append_new(changed,
 				json_string(run->inputs_changed[s].v[i]));
-		json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s, s:f, s:b, s:f, s:f, s:o, s:o}",
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s, s:f, s:b, s:f, s:f, s:o, s:o, s:o}",
 			"config", c->name, "key", c->key,
 			"verdict", verdict_name(r->v), "message", r->why.msg,
 			"seconds", r->seconds, "built", r->built,
 			"build_seconds", r->build_seconds,
 			"boot_seconds", r->boot_seconds,
 			"diff", diff_to_json(&run->diffs[s]),
-			"inputs_changed", changed));
+			"inputs_changed", changed,
+			"abi", abi_to_json(&run->abi_found[s])));
 	}
-	return json_pack("{s:o}", "configs", arr);
+	return json_pack("{s:o, s:o}", "configs", arr,
+			 "abi_stale", abi_to_json(&run->abi_stale));
 }
 
 int golden_run(struct farm *f, const struct golden_opts *o,
@@ -182,13 +226,16 @@ int golden_run(struct farm *f, const struct golden_opts *o,
 	run->results = xmalloc(f->nsel * sizeof(*run->results));
 	run->diffs = xmalloc(f->nsel * sizeof(*run->diffs));
 	run->inputs_changed = xmalloc(f->nsel * sizeof(*run->inputs_changed));
+	run->abi_found = xmalloc(f->nsel * sizeof(*run->abi_found));
+	for (size_t s = 0; s < f->nsel; s++)
+		run->abi_found[s] = (struct abi_findings)ABI_FINDINGS_INIT;
 	if (path_exists(reds) && redactions_load(&run->reds, reds, &err)) {
 		fprintf(stderr, "%s\n", err.msg);
 		free(reds);
 		return SF_EXIT_USAGE;
 	}
 	free(reds);
-	if (goldens_validate(f, run))
+	if (goldens_validate(f, run) || (o->abi && abi_load(run)))
 		return SF_EXIT_USAGE;
 	goldens_obsolete(f, run);
 
@@ -197,11 +244,19 @@ int golden_run(struct farm *f, const struct golden_opts *o,
 		double t = now_seconds();
 
 		if (!farm_build(f, c, &run->results[s]) &&
-		    !farm_boot(f, c, &run->results[s]))
+		    !farm_boot(f, c, &run->results[s])) {
 			compare_one(f, run, s);
+			if (run->abi.path && verdict_exit(run->results[s].v) !=
+					     SF_EXIT_UNTESTED)
+				abi_one(f, run, s);
+		}
 		run->results[s].seconds = now_seconds() - t;
 		farm_result_save(f, c, &run->results[s]);
 	}
+	/* The tree every snapshot was built from, if one was prepared */
+	if (run->abi.path && f->src_state > 0 &&
+	    abi_check_docs(&run->abi, f->src.dir, &run->abi_stale, &err) < 0)
+		fprintf(stderr, "sysfarm: %s\n", err.msg);
 	run->report = results_json(f, run);
 	text = json_dumps(run->report, JSON_INDENT(2) | JSON_SORT_KEYS);
 	{
@@ -219,12 +274,24 @@ int golden_run(struct farm *f, const struct golden_opts *o,
 
 int golden_status(const struct farm *f, const struct golden_run *run)
 {
-	int status = run->obsolete.n ? SF_EXIT_DIFF : SF_EXIT_OK;
+	int status = run->obsolete.n || abi_count(&run->abi_stale) ?
+		     SF_EXIT_DIFF : SF_EXIT_OK;
 
 	for (size_t s = 0; s < f->nsel; s++)
 		status = verdict_exit_fold(status,
 					   verdict_exit(run->results[s].v));
 	return status;
+}
+
+/* "  abi: KIND PATH: DETAIL" for each finding that counts. */
+static void abi_print(const struct abi_findings *fs)
+{
+	struct strv lines = STRV_INIT;
+
+	abi_lines(fs, &lines);
+	for (size_t i = 0; i < abi_count(fs); i++)
+		printf("  abi: %s\n", lines.v[i]);
+	strv_release(&lines);
 }
 
 void golden_print(const struct farm *f, const struct golden_run *run,
@@ -235,7 +302,8 @@ void golden_print(const struct farm *f, const struct golden_run *run,
 	for (size_t s = 0; s < f->nsel; s++) {
 		const struct config *c = &f->m.configs[f->sel[s]];
 
-		if (!run->inputs_changed[s].n && !run->diffs[s].n)
+		if (!run->inputs_changed[s].n && !run->diffs[s].n &&
+		    !abi_count(&run->abi_found[s]))
 			continue;
 		printf("\n%s:\n", c->name);
 		/* Inputs first: a kernel update is not an ABI change. */
@@ -243,10 +311,16 @@ void golden_print(const struct farm *f, const struct golden_run *run,
 			printf("inputs changed: %s\n",
 			       run->inputs_changed[s].v[i]);
 		diff_print(stdout, &run->diffs[s], "  ", color);
+		abi_print(&run->abi_found[s]);
 	}
 	for (size_t i = 0; i < run->obsolete.n; i++)
 		printf("\n%s: obsolete: no configuration produces it\n",
 		       run->obsolete.v[i]);
+	if (abi_count(&run->abi_stale)) {
+		printf("\n%s: rows Documentation/ABI no longer has:\n",
+		       run->abi.path);
+		abi_print(&run->abi_stale);
+	}
 }
 
 void golden_release(const struct farm *f, struct golden_run *run)
@@ -254,7 +328,11 @@ void golden_release(const struct farm *f, struct golden_run *run)
 	for (size_t s = 0; run->diffs && s < f->nsel; s++) {
 		diff_release(&run->diffs[s]);
 		strv_release(&run->inputs_changed[s]);
+		abi_findings_release(&run->abi_found[s]);
 	}
+	free(run->abi_found);
+	abi_findings_release(&run->abi_stale);
+	abi_table_release(&run->abi);
 	free(run->diffs);
 	free(run->inputs_changed);
 	free(run->results);

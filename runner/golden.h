@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 
+#include "abi.h"
 #include "diff.h"
 #include "farm.h"
 #include "redact.h"
@@ -17,6 +18,7 @@ struct golden_opts {
 	const char *expected;		/* the goldens' directory */
 	const char *redactions;		/* rules file, or NULL for the default */
 	const char *results;		/* results file to write */
+	int abi;			/* hold snapshots to DIR/abi.yaml */
 };
 
 /* Options check and update share, handled by golden_option(). */
@@ -42,13 +44,19 @@ struct golden_run {
 	struct diff *diffs;
 	struct strv *inputs_changed;	/* "name: old -> new" lines */
 	struct strv obsolete;		/* goldens no configuration makes */
+	struct abi_table abi;		/* empty without opts->abi or table */
+	struct abi_findings *abi_found;	/* indexed like f->sel */
+	struct abi_findings abi_stale;	/* rows Documentation/ABI lost */
 	json_t *report;			/* the results file's content */
 };
 
 /**
  * golden_run() - build, boot and compare every selected configuration
  *
- * Goldens and the redaction rules are validated before anything is built.
+ * Goldens, the redaction rules and the ABI table are validated before
+ * anything is built. With @o->abi, a snapshot equal to its golden that
+ * the ABI table finds fault with is ABI-MISMATCH, and the table's
+ * Documentation/ABI rows are checked against the tree that was built.
  * Writes build/out/<config>/snapshot.diff beside each snapshot and the
  * results file.
  *
@@ -67,7 +75,10 @@ char *golden_path(const struct golden_run *run, const struct config *c);
 void golden_print(const struct farm *f, const struct golden_run *run,
 		  int color);
 
-/* The folded exit status; an obsolete golden counts as a difference. */
+/*
+ * The folded exit status; an obsolete golden or a stale row of the ABI
+ * table counts as a difference.
+ */
 int golden_status(const struct farm *f, const struct golden_run *run);
 
 void golden_release(const struct farm *f, struct golden_run *run);

@@ -7,6 +7,7 @@ enum verdict {
 	V_SNAPSHOT,	/* run: a snapshot arrived intact */
 	V_PASS,		/* check: equal to the golden */
 	V_DIFF,		/* check: the ABI changed */
+	V_ABI_MISMATCH,	/* check: equal, but not what the ABI table says */
 	V_NEW,		/* check: no golden yet */
 	V_CONFIG_FAIL,	/* a requested Kconfig option did not survive */
 	V_BUILD_FAIL,	/* patch application or the kernel build failed */
