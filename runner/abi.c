@@ -302,7 +302,7 @@ void abi_lines(const struct abi_findings *fs, struct strv *lines)
 			const struct abi_finding *f = &fs->v[i];
 			const char *why = abi_waived(f);
 
-			if (!why != !waived)
+			if (!why == !waived)
 				strv_pushf(lines, "%s %s: %s%s%s",
 					   kind_names[f->kind], f->path,
 					   f->detail, why ? "; waived: " : "",
@@ -474,8 +474,9 @@ static void files_check(const struct abi_table *t, const struct tree *tr,
 					    t->path));
 		else if (mode != r->mode)
 			finding_add(out, ABI_MODE, n->path, r,
-				    xstrfmt("%04o, %s:%zu says %s", mode,
-					    t->path, r->line, r->mode_text));
+				    xstrfmt("%04o, %s:%zu says %04o (%s)", mode,
+					    t->path, r->line, r->mode,
+					    r->mode_text));
 	}
 }
 

@@ -21,4 +21,5 @@ BOOT_TESTS += tests/runner/t-run.sh tests/runner/t-checkpatch.sh tests/runner/t-
 CHECK_DEPS += $(SYSFARM)
 TESTS += tests/runner/t-diff.sh
 TESTS += tests/runner/t-report.sh
+TESTS += tests/runner/t-abi.sh
 BOOT_TESTS += tests/ci/t-workflow.sh

@@ -24,6 +24,7 @@ static const char usage[] =
 	"  --goldens          check expected/CONFIG.json instead of the snapshots\n"
 	"  --kernel-tree DIR  where Documentation/ABI is read (BUILD/src)\n"
 	"  --snapshot FILE    check this snapshot instead of configurations'\n"
+	"                     (with --table and --kernel-tree, no matrix needed)\n"
 	"  --kconfig FILE     with --snapshot: the options that hold (y or m)\n"
 	FARM_USAGE;
 
@@ -107,6 +108,25 @@ static int snapshot_check(const struct abi_table *t, const char *name,
 	return n ? SF_EXIT_DIFF : SF_EXIT_OK;
 }
 
+/* --snapshot FILE, the options that hold read from the --kconfig files */
+static int file_check(const struct abi_table *t, const struct abi_opts *o,
+		      unsigned char *seen)
+{
+	struct strv kconfig = STRV_INIT;
+	int status = SF_EXIT_USAGE;
+
+	for (size_t i = 0; i < o->kconfig.n; i++)
+		if (abi_kconfig_read(o->kconfig.v[i], &kconfig)) {
+			fprintf(stderr, "sysfarm: cannot read '%s': %s\n",
+				o->kconfig.v[i], strerror(errno));
+			goto out;
+		}
+	status = snapshot_check(t, o->snapshot, o->snapshot, &kconfig, seen);
+out:
+	strv_release(&kconfig);
+	return status;
+}
+
 static int configs_check(const struct farm *f, const struct abi_opts *o,
 			 const struct abi_table *t, unsigned char *seen)
 {
@@ -182,9 +202,12 @@ int cmd_abi(int argc, char **argv)
 		status = SF_EXIT_USAGE;
 		goto out_farm;
 	}
-	status = farm_load(&f, argv + i, argc - i);
-	if (status)
-		goto out_farm;
+	/* A snapshot file and its tree need no matrix */
+	if (!o.snapshot || !o.tree || !o.table) {
+		status = farm_load(&f, argv + i, argc - i);
+		if (status)
+			goto out_farm;
+	}
 	table = o.table ? xstrdup(o.table) :
 			  xstrfmt("%s/expected/abi.yaml", f.top);
 	if (abi_table_load(&t, table, &err)) {
@@ -194,8 +217,7 @@ int cmd_abi(int argc, char **argv)
 	}
 	seen = memset(xmalloc(t.n + 1), 0, t.n + 1);
 	if (o.snapshot)
-		status = snapshot_check(&t, o.snapshot, o.snapshot, &o.kconfig,
-					seen);
+		status = file_check(&t, &o, seen);
 	else
 		status = configs_check(&f, &o, &t, seen);
 	status = status_fold(status, docs_check(&f, &o, &t));

@@ -1,0 +1,66 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# sysfarm abi on hand-written snapshots: each directory under
+# tests/abi/cases holds snapshot.json, maybe its own table.yaml (else
+# tests/abi/base.yaml) and kernel tree (tree/, else tests/abi/tree), and
+# what `sysfarm abi` prints (`expected`, ending in its exit status).
+# tests/abi/bad/*.yaml are refused tables beside their .expect. Then the
+# shipped table against the goldens: no finding that is not waived.
+. "$(dirname "$0")/../lib.sh"
+ABI=$TOP/tests/abi
+
+for dir in "$ABI"/cases/*/; do
+	name=$(basename "$dir")
+	table=../../base.yaml tree=../../tree
+	[ -f "$dir/table.yaml" ] && table=table.yaml
+	[ -d "$dir/tree" ] && tree=tree
+	(
+		cd "$dir" || exit 1
+		"$SYSFARM" abi --table "$table" --kernel-tree "$tree" \
+			--snapshot snapshot.json --kconfig ../../kconfig
+		echo "status $?"
+	) >"$TMP/actual" 2>&1
+	check "case $name" diff -u "$dir/expected" "$TMP/actual"
+done
+
+for f in "$ABI"/bad/*.yaml; do
+	name=$(basename "$f" .yaml)
+	(
+		cd "$ABI/bad" || exit 1
+		"$SYSFARM" abi --table "$name.yaml" --kernel-tree ../tree \
+			--snapshot ../cases/clean/snapshot.json 2>&1 >/dev/null
+		echo "status $?"
+	) >"$TMP/actual"
+	check "bad table $name" diff -u "$ABI/bad/$name.expect" "$TMP/actual"
+done
+
+# The table check reads each snapshot's followed links and conditions
+# through the same code as check: a golden that gains a file must fail.
+cd "$TOP" || exit 1
+jq '.roots["class/leds"].entries["gta04:red:aux"].follow.entries.flash =
+    {"type": "file", "mode": "0644", "value": "0\n"}' \
+	expected/x86_64-sysfs-on-tca6507.json >"$TMP/extra.json"
+"$SYSFARM" abi --snapshot "$TMP/extra.json" --kconfig patches/kconfig/sysfarm.config \
+	>"$TMP/out" 2>&1
+check "a golden with a file more: exit 1 (status $?)" test $? -eq 1
+check "... the file is undocumented" grep -q \
+	'^  undocumented class/leds/gta04:red:aux/flash: 0644, no row' "$TMP/out"
+
+if [ -d build/src/Documentation/ABI ]; then
+	"$SYSFARM" abi --goldens >"$TMP/out" 2>&1
+	status=$?
+	check "the goldens hold to expected/abi.yaml (status $status)" \
+		test "$status" -eq 0
+	[ "$status" -eq 0 ] || sed 's/^/# /' "$TMP/out"
+	configs=$("$SYSFARM" list --json | jq -r '.[].config')
+	for c in $configs; do
+		check "$c: no unwaived finding" grep -q "^$c: .* 0 findings," \
+			"$TMP/out"
+	done
+	check "every Documentation/ABI row matches a What: entry or is waived" \
+		grep -q '^/.*abi.yaml: .* 0 stale, ' "$TMP/out"
+else
+	skip "the goldens hold to expected/abi.yaml" \
+		"no build/src yet (sysfarm build prepares it)"
+fi
+done_testing
