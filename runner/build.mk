@@ -22,4 +22,5 @@ CHECK_DEPS += $(SYSFARM)
 TESTS += tests/runner/t-diff.sh
 TESTS += tests/runner/t-report.sh
 TESTS += tests/runner/t-abi.sh
+BOOT_TESTS += tests/runner/t-abi-boot.sh
 BOOT_TESTS += tests/ci/t-workflow.sh

@@ -1,0 +1,56 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The ABI table on real kernels: a patch that gives every workqueue, the
+# fixture's among them, an attribute no row names is reported as
+# undocumented by check (beside the DIFF) and by sysfarm abi; once the
+# goldens accept it the verdict is ABI-MISMATCH; a row for it passes.
+. "$(dirname "$0")/../lib.sh"
+cd "$TOP" || exit 1
+SERIES=tests/abi/undocumented/series
+
+"$SYSFARM" check --series "$SERIES" x86_64-sysfs-on arm-sysfs-on \
+	>"$TMP/out" 2>"$TMP/err"
+status=$?
+check "undocumented attribute: check exits 1 (status $status)" \
+	test "$status" -eq 1
+jq -r '.configs[] | "\(.config) \(.verdict)"' build/out/results.json \
+	>"$TMP/actual"
+printf '%s\n' "x86_64-sysfs-on DIFF" "arm-sysfs-on DIFF" >"$TMP/expect"
+check "both DIFF against their goldens" diff -u "$TMP/expect" "$TMP/actual"
+jq -r '.configs[] | .config as $c | .abi[] | select(.waived == null) |
+	"\($c) \(.kind) \(.path)"' build/out/results.json >"$TMP/actual"
+for c in x86_64-sysfs-on arm-sysfs-on; do
+	for wq in sysfarm_attrs sysfarm_percpu sysfarm_unbound writeback; do
+		echo "$c undocumented bus/workqueue/devices/$wq/flags"
+	done
+done >"$TMP/expect"
+check "the new file is undocumented on every queue, nothing else" \
+	diff -u "$TMP/expect" "$TMP/actual"
+check "check prints it" grep -q \
+	'^  abi: undocumented bus/workqueue/devices/sysfarm_percpu/flags: 0444, no row' \
+	"$TMP/out"
+
+"$SYSFARM" abi x86_64-sysfs-on >"$TMP/out" 2>&1
+check "sysfarm abi on the snapshot: exit 1 (status $?)" test $? -eq 1
+check "... names the file" grep -q \
+	'^  undocumented bus/workqueue/devices/sysfarm_unbound/flags' "$TMP/out"
+
+# Goldens that accept the change: equal, but the table still objects.
+mkdir "$TMP/exp"
+cp expected/abi.yaml expected/redactions.yaml "$TMP/exp"
+cp build/out/x86_64-sysfs-on/snapshot.json "$TMP/exp/x86_64-sysfs-on.json"
+"$SYSFARM" check --series "$SERIES" --expected "$TMP/exp" x86_64-sysfs-on \
+	>"$TMP/out" 2>&1
+check "accepted golden, no row: exit 1 (status $?)" test $? -eq 1
+check "... verdict ABI-MISMATCH" jq -e \
+	'.configs[0].verdict == "ABI-MISMATCH"' build/out/results.json
+cat >>"$TMP/exp/abi.yaml" <<EOT
+- path: /sys/bus/workqueue/devices/*/flags
+  mode: RO
+  source: tests/abi/undocumented (a test patch)
+EOT
+"$SYSFARM" check --series "$SERIES" --expected "$TMP/exp" x86_64-sysfs-on \
+	>"$TMP/out" 2>&1
+check "a row for it: PASS (status $?)" jq -e \
+	'.configs[0].verdict == "PASS"' build/out/results.json
+done_testing
