@@ -11,7 +11,7 @@ WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wno-unused-parameter -Werror=implicit-function-declaration
 CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -MMD -MP
 
-.PHONY: all deps farm golden check clean
+.PHONY: all deps farm golden check clean fuzz soak
 all:
 
 deps:
@@ -20,9 +20,11 @@ deps:
 include snapshotter/build.mk
 include runner/build.mk
 include tests/tests.mk
+include tests/fuzz/fuzz.mk
+include bench/bench.mk
 
 clean:
-	rm -rf $(BUILD)/snapshotter $(BUILD)/runner $(BUILD)/tests
+	rm -rf $(BUILD)/snapshotter $(BUILD)/runner $(BUILD)/tests $(BUILD)/fuzz
 
 # The whole matrix against expected/; `make golden` accepts what it saw.
 farm: deps all
@@ -30,3 +32,7 @@ farm: deps all
 
 golden: all
 	$(BUILD)/sysfarm update
+
+# Every configuration booted 10 times gives byte-identical snapshots.
+soak: all
+	tests/soak

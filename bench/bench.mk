@@ -1,0 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0
+# `make bench`: the farm beside a naive farm, in one run (bench/README.md).
+.PHONY: bench
+bench: deps all
+	bench/run $(BUILD)/bench
