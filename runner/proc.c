@@ -44,8 +44,33 @@ static void live_kill_all(int sig)
 			kill(-live[i], sig);
 }
 
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000,
+			       .tv_nsec = (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * SIGTERM first, so that make deletes the object it was writing instead
+ * of leaving a truncated one that looks up to date; SIGKILL for whatever
+ * is left after the grace period. Only async-signal-safe calls.
+ */
 static void on_signal(int sig)
 {
+	double deadline = now_seconds() + TERM_GRACE;
+	int alive;
+
+	live_kill_all(SIGTERM);
+	do {
+		alive = 0;
+		for (int i = 0; i < MAX_LIVE; i++)
+			if (live[i] > 0 && !waitpid(live[i], NULL, WNOHANG))
+				alive = 1;
+		if (alive)
+			sleep_ms(10);
+	} while (alive && now_seconds() < deadline);
 	live_kill_all(SIGKILL);
 	file_write_atomic_abort();
 	signal(sig, SIG_DFL);
@@ -66,14 +91,6 @@ void proc_setup_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	atexit(on_exit_kill);
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000,
-			       .tv_nsec = (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
 }
 
 /* Runs in the child between fork and exec: only async-signal-safe calls. */
