@@ -3,14 +3,13 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
 
 #include "abi.h"
 #include "matrix.h"
+#include "yamlfile.h"
 
 static const char *const kind_names[ABI_NKINDS] = {
 	[ABI_UNDOCUMENTED] = "undocumented",
@@ -30,42 +29,20 @@ static const struct {
 
 /* Loading */
 
-struct table_file {
-	struct abi_table *t;
-	yaml_document_t doc;
-	struct sf_err *err;
-};
-
-static int bad_at(struct table_file *tf, const yaml_node_t *n,
-		  const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int bad_at(struct table_file *tf, const yaml_node_t *n,
-		  const char *fmt, ...)
-{
-	char what[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	return err_set(tf->err, "%s:%zu:%zu: %s", tf->t->path,
-		       n->start_mark.line + 1, n->start_mark.column + 1, what);
-}
-
 /*
  * Calls @fn for each pair of the mapping @map (@what names it in
  * messages) with the key's text, after checking that keys are text and
  * none comes twice: libyaml keeps duplicates, which would shadow.
  */
-static int map_each(struct table_file *tf, yaml_node_t *map, const char *what,
-		    int (*fn)(struct table_file *tf, void *ctx,
+static int map_each(struct yaml_file *tf, yaml_node_t *map, const char *what,
+		    int (*fn)(struct yaml_file *tf, void *ctx,
 			      const char *key, yaml_node_t *k, yaml_node_t *v),
 		    void *ctx)
 {
 	yaml_node_pair_t *p, *q;
 
 	if (map->type != YAML_MAPPING_NODE)
-		return bad_at(tf, map, "%s must be a mapping", what);
+		return yaml_file_bad(tf, map, "%s must be a mapping", what);
 	for (p = map->data.mapping.pairs.start;
 	     p < map->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = yaml_document_get_node(&tf->doc, p->key);
@@ -73,11 +50,11 @@ static int map_each(struct table_file *tf, yaml_node_t *map, const char *what,
 		const char *key = (const char *)k->data.scalar.value;
 
 		if (k->type != YAML_SCALAR_NODE)
-			return bad_at(tf, k, "a key must be text");
+			return yaml_file_bad(tf, k, "a key must be text");
 		for (q = map->data.mapping.pairs.start; q < p; q++)
 			if (!strcmp((const char *)yaml_document_get_node(&tf->doc,
 					q->key)->data.scalar.value, key))
-				return bad_at(tf, k, "duplicate key '%s'", key);
+				return yaml_file_bad(tf, k, "duplicate key '%s'", key);
 		if (fn(tf, ctx, key, k, v))
 			return -1;
 	}
@@ -85,18 +62,18 @@ static int map_each(struct table_file *tf, yaml_node_t *map, const char *what,
 }
 
 /* Stores a non-empty scalar's text in *@slot, or fails naming @key. */
-static int text_set(struct table_file *tf, yaml_node_t *v, const char *key,
+static int text_set(struct yaml_file *tf, yaml_node_t *v, const char *key,
 		    char **slot)
 {
 	if (v->type != YAML_SCALAR_NODE)
-		return bad_at(tf, v, "'%s' must be text", key);
+		return yaml_file_bad(tf, v, "'%s' must be text", key);
 	if (!v->data.scalar.length)
-		return bad_at(tf, v, "'%s' is empty", key);
+		return yaml_file_bad(tf, v, "'%s' is empty", key);
 	*slot = xstrdup((const char *)v->data.scalar.value);
 	return 0;
 }
 
-static int mode_parse(struct table_file *tf, yaml_node_t *v,
+static int mode_parse(struct yaml_file *tf, yaml_node_t *v,
 		      struct abi_row *r)
 {
 	const char *s = (const char *)v->data.scalar.value;
@@ -112,11 +89,11 @@ static int mode_parse(struct table_file *tf, yaml_node_t *v,
 		r->mode = (unsigned int)strtoul(s, NULL, 8);
 		return 0;
 	}
-	return bad_at(tf, v, "'mode' must be RO, RW, WO or four octal digits, not '%s'",
-		      s);
+	return yaml_file_bad(tf, v, "'mode' must be RO, RW, WO or four octal digits, not '%s'",
+			     s);
 }
 
-static int when_key(struct table_file *tf, void *ctx, const char *key,
+static int when_key(struct yaml_file *tf, void *ctx, const char *key,
 		    yaml_node_t *k, yaml_node_t *v)
 {
 	struct abi_row *r = ctx;
@@ -125,7 +102,7 @@ static int when_key(struct table_file *tf, void *ctx, const char *key,
 		if (text_set(tf, v, key, &r->kconfig))
 			return -1;
 		if (strncmp(r->kconfig, "CONFIG_", 7))
-			return bad_at(tf, v, "'kconfig' must name a CONFIG_ option");
+			return yaml_file_bad(tf, v, "'kconfig' must name a CONFIG_ option");
 		return 0;
 	}
 	if (!strcmp(key, "file"))
@@ -134,11 +111,11 @@ static int when_key(struct table_file *tf, void *ctx, const char *key,
 		return text_set(tf, v, key, &r->value);
 	if (!strcmp(key, "contains"))
 		return text_set(tf, v, key, &r->contains);
-	return bad_at(tf, k, "unknown condition '%s' (kconfig, file, value, contains)",
-		      key);
+	return yaml_file_bad(tf, k, "unknown condition '%s' (kconfig, file, value, contains)",
+			     key);
 }
 
-static int waive_key(struct table_file *tf, void *ctx, const char *key,
+static int waive_key(struct yaml_file *tf, void *ctx, const char *key,
 		     yaml_node_t *k, yaml_node_t *v)
 {
 	struct abi_row *r = ctx;
@@ -146,10 +123,10 @@ static int waive_key(struct table_file *tf, void *ctx, const char *key,
 	for (int kind = ABI_MISSING; kind < ABI_NKINDS; kind++)
 		if (!strcmp(key, kind_names[kind]))
 			return text_set(tf, v, key, &r->waive[kind]);
-	return bad_at(tf, k, "cannot waive '%s' (missing, mode, stale)", key);
+	return yaml_file_bad(tf, k, "cannot waive '%s' (missing, mode, stale)", key);
 }
 
-static int row_key(struct table_file *tf, void *ctx, const char *key,
+static int row_key(struct yaml_file *tf, void *ctx, const char *key,
 		   yaml_node_t *k, yaml_node_t *v)
 {
 	struct abi_row *r = ctx;
@@ -159,8 +136,8 @@ static int row_key(struct table_file *tf, void *ctx, const char *key,
 			return -1;
 		if (strncmp(r->path, "/sys/", 5) || !r->path[5] ||
 		    r->path[strlen(r->path) - 1] == '/')
-			return bad_at(tf, v, "'path' must name a file under /sys/, not '%s'",
-				      r->path);
+			return yaml_file_bad(tf, v, "'path' must name a file under /sys/, not '%s'",
+					     r->path);
 		return 0;
 	}
 	if (!strcmp(key, "mode"))
@@ -171,26 +148,25 @@ static int row_key(struct table_file *tf, void *ctx, const char *key,
 		if (map_each(tf, v, "'when'", when_key, r))
 			return -1;
 		if ((r->value || r->contains) && !r->file)
-			return bad_at(tf, v, "'value' and 'contains' need 'file'");
+			return yaml_file_bad(tf, v, "'value' and 'contains' need 'file'");
 		if (r->file && !!r->value == !!r->contains)
-			return bad_at(tf, v, "'file' needs one of 'value' or 'contains'");
+			return yaml_file_bad(tf, v, "'file' needs one of 'value' or 'contains'");
 		return 0;
 	}
 	if (!strcmp(key, "waive"))
 		return map_each(tf, v, "'waive'", waive_key, r);
-	return bad_at(tf, k, "unknown key '%s'", key);
+	return yaml_file_bad(tf, k, "unknown key '%s'", key);
 }
 
-static int rows_parse(struct table_file *tf)
+static int rows_parse(struct yaml_file *tf, yaml_node_t *root, void *ctx)
 {
-	yaml_node_t *root = yaml_document_get_root_node(&tf->doc);
-	struct abi_table *t = tf->t;
+	struct abi_table *t = ctx;
 	yaml_node_item_t *it;
 
 	if (!root)
 		return 0;	/* nothing but comments: no rows */
 	if (root->type != YAML_SEQUENCE_NODE)
-		return bad_at(tf, root, "the table must be a list of rows");
+		return yaml_file_bad(tf, root, "the table must be a list of rows");
 	for (it = root->data.sequence.items.start;
 	     it < root->data.sequence.items.top; it++) {
 		yaml_node_t *n = yaml_document_get_node(&tf->doc, *it);
@@ -200,50 +176,22 @@ static int rows_parse(struct table_file *tf)
 		r = memset(&t->v[t->n++], 0, sizeof(*r));
 		r->line = n->start_mark.line + 1;
 		if (map_each(tf, n, "a row", row_key, r))
-			return -1;
+			return -2;
 		if (!r->path || !r->mode_text || !r->source)
-			return bad_at(tf, n, "a row needs '%s'",
-				      !r->path ? "path" :
-				      !r->mode_text ? "mode" : "source");
+			return yaml_file_bad(tf, n, "a row needs '%s'",
+					     !r->path ? "path" :
+					     !r->mode_text ? "mode" : "source");
 	}
 	return 0;
 }
 
 int abi_table_load(struct abi_table *t, const char *path, struct sf_err *err)
 {
-	struct table_file tf = { .t = t, .err = err };
-	yaml_parser_t parser;
-	int ret = -1;
-	FILE *f;
+	struct yaml_file tf = { .path = path, .err = err };
 
 	*t = (struct abi_table)ABI_TABLE_INIT;
 	t->path = xstrdup(path);
-	f = fopen(path, "rb");
-	if (!f)
-		return err_set(err, "%s: cannot open: %s", path,
-			       strerror(errno));
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_file(&parser, f);
-	if (!yaml_parser_load(&parser, &tf.doc)) {
-		err_set(err, "%s:%zu:%zu: %s", path,
-			parser.problem_mark.line + 1,
-			parser.problem_mark.column + 1,
-			parser.problem ? parser.problem : "cannot parse");
-		goto out_parser;
-	}
-	ret = rows_parse(&tf);
-	yaml_document_delete(&tf.doc);
-	if (!ret && yaml_parser_load(&parser, &tf.doc)) {
-		yaml_node_t *extra = yaml_document_get_root_node(&tf.doc);
-
-		if (extra)
-			ret = bad_at(&tf, extra, "a second document");
-		yaml_document_delete(&tf.doc);
-	}
-out_parser:
-	yaml_parser_delete(&parser);
-	fclose(f);
-	return ret;
+	return yaml_file_load(&tf, rows_parse, t) ? -1 : 0;
 }
 
 void abi_table_release(struct abi_table *t)

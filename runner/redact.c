@@ -6,58 +6,35 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
 
 #include "redact.h"
 #include "snap.h"
-
-struct rules_file {
-	const char *path;
-	yaml_document_t doc;
-	struct sf_err *err;
-};
-
-static int bad_at(struct rules_file *rf, const yaml_node_t *n,
-		  const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int bad_at(struct rules_file *rf, const yaml_node_t *n,
-		  const char *fmt, ...)
-{
-	char what[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	err_set(rf->err, "%s:%zu:%zu: %s", rf->path, n->start_mark.line + 1,
-		n->start_mark.column + 1, what);
-	return SNAP_EBADINPUT;
-}
+#include "yamlfile.h"
 
 /* A non-empty scalar's text, or NULL after a message about @key. */
-static const char *text_of(struct rules_file *rf, const yaml_node_t *n,
+static const char *text_of(struct yaml_file *rf, const yaml_node_t *n,
 			   const char *key)
 {
 	if (n->type != YAML_SCALAR_NODE) {
-		bad_at(rf, n, "'%s' must be text", key);
+		yaml_file_bad(rf, n, "'%s' must be text", key);
 		return NULL;
 	}
 	if (!n->data.scalar.length) {
-		bad_at(rf, n, "'%s' is empty", key);
+		yaml_file_bad(rf, n, "'%s' is empty", key);
 		return NULL;
 	}
 	return (const char *)n->data.scalar.value;
 }
 
-static int rule_parse(struct rules_file *rf, yaml_node_t *map,
+static int rule_parse(struct yaml_file *rf, yaml_node_t *map,
 		      struct redaction *rule)
 {
 	const char *path = NULL, *reason = NULL;
 	yaml_node_pair_t *p;
 
 	if (map->type != YAML_MAPPING_NODE)
-		return bad_at(rf, map, "a rule must be a mapping with %s",
-			      "'path' and 'reason'");
+		return yaml_file_bad(rf, map, "a rule must be a mapping with %s",
+				     "'path' and 'reason'");
 	for (p = map->data.mapping.pairs.start;
 	     p < map->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = yaml_document_get_node(&rf->doc, p->key);
@@ -71,36 +48,36 @@ static int rule_parse(struct rules_file *rf, yaml_node_t *map,
 		else if (key && !strcmp(key, "reason"))
 			slot = &reason;
 		else if (key)
-			return bad_at(rf, k, "unknown key '%s'", key);
+			return yaml_file_bad(rf, k, "unknown key '%s'", key);
 		else
-			return bad_at(rf, k, "a key must be text");
+			return yaml_file_bad(rf, k, "a key must be text");
 		if (*slot)
-			return bad_at(rf, k, "duplicate key '%s'", key);
+			return yaml_file_bad(rf, k, "duplicate key '%s'", key);
 		*slot = text_of(rf, v, key);
 		if (!*slot)
 			return SNAP_EBADINPUT;
 		if (slot == &path && path[0] == '/')
-			return bad_at(rf, v, "'path' must be relative to %s",
-				      "the sysfs mount");
+			return yaml_file_bad(rf, v, "'path' must be relative to %s",
+					     "the sysfs mount");
 	}
 	if (!path || !reason)
-		return bad_at(rf, map, "missing '%s'",
-			      path ? "reason" : "path");
+		return yaml_file_bad(rf, map, "missing '%s'",
+				     path ? "reason" : "path");
 	rule->path = xstrdup(path);
 	rule->reason = xstrdup(reason);
 	rule->line = map->start_mark.line + 1;
 	return 0;
 }
 
-static int rules_parse(struct rules_file *rf, struct redactions *r)
+static int rules_parse(struct yaml_file *rf, yaml_node_t *root, void *ctx)
 {
-	yaml_node_t *root = yaml_document_get_root_node(&rf->doc);
+	struct redactions *r = ctx;
 	yaml_node_item_t *it;
 
 	if (!root)
 		return 0;	/* nothing but comments: no rules */
 	if (root->type != YAML_SEQUENCE_NODE)
-		return bad_at(rf, root, "the rules must be a list");
+		return yaml_file_bad(rf, root, "the rules must be a list");
 	for (it = root->data.sequence.items.start;
 	     it < root->data.sequence.items.top; it++) {
 		yaml_node_t *n = yaml_document_get_node(&rf->doc, *it);
@@ -118,37 +95,9 @@ static int rules_parse(struct rules_file *rf, struct redactions *r)
 int redactions_load(struct redactions *r, const char *path,
 		    struct sf_err *err)
 {
-	struct rules_file rf = { .path = path, .err = err };
-	yaml_parser_t parser;
-	int ret = SNAP_EBADINPUT;
-	FILE *f;
+	struct yaml_file rf = { .path = path, .err = err };
+	int ret = yaml_file_load(&rf, rules_parse, r);
 
-	f = fopen(path, "rb");
-	if (!f) {
-		err_set(err, "%s: cannot open: %s", path, strerror(errno));
-		return SNAP_EIO;
-	}
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_file(&parser, f);
-	if (!yaml_parser_load(&parser, &rf.doc)) {
-		err_set(err, "%s:%zu:%zu: %s", path,
-			parser.problem_mark.line + 1,
-			parser.problem_mark.column + 1,
-			parser.problem ? parser.problem : "cannot parse");
-		goto out_parser;
-	}
-	ret = rules_parse(&rf, r);
-	yaml_document_delete(&rf.doc);
-	if (!ret && yaml_parser_load(&parser, &rf.doc)) {
-		yaml_node_t *extra = yaml_document_get_root_node(&rf.doc);
-
-		if (extra)
-			ret = bad_at(&rf, extra, "a second document");
-		yaml_document_delete(&rf.doc);
-	}
-out_parser:
-	yaml_parser_delete(&parser);
-	fclose(f);
 	if (ret)
 		redactions_release(r);
 	return ret;

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Loads one YAML document from a file; messages carry FILE:LINE:COL. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "yamlfile.h"
+
+int yaml_file_bad(struct yaml_file *yf, const yaml_node_t *n,
+		  const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	err_set(yf->err, "%s:%zu:%zu: %s", yf->path, n->start_mark.line + 1,
+		n->start_mark.column + 1, what);
+	return -2;
+}
+
+int yaml_file_load(struct yaml_file *yf,
+		   int (*parse)(struct yaml_file *yf, yaml_node_t *root,
+				void *ctx),
+		   void *ctx)
+{
+	yaml_parser_t parser;
+	int ret = -2;
+	FILE *f;
+
+	f = fopen(yf->path, "rb");
+	if (!f) {
+		err_set(yf->err, "%s: cannot open: %s", yf->path,
+			strerror(errno));
+		return -1;
+	}
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_file(&parser, f);
+	if (!yaml_parser_load(&parser, &yf->doc)) {
+		err_set(yf->err, "%s:%zu:%zu: %s", yf->path,
+			parser.problem_mark.line + 1,
+			parser.problem_mark.column + 1,
+			parser.problem ? parser.problem : "cannot parse");
+		goto out_parser;
+	}
+	ret = parse(yf, yaml_document_get_root_node(&yf->doc), ctx);
+	yaml_document_delete(&yf->doc);
+	if (!ret && yaml_parser_load(&parser, &yf->doc)) {
+		yaml_node_t *extra = yaml_document_get_root_node(&yf->doc);
+
+		if (extra)
+			ret = yaml_file_bad(yf, extra, "a second document");
+		yaml_document_delete(&yf->doc);
+	}
+out_parser:
+	yaml_parser_delete(&parser);
+	fclose(f);
+	return ret;
+}
