@@ -494,11 +494,20 @@ static void lines_diff(struct diff *d, const char *what, json_t *ka,
 		       json_t *kb)
 {
 	size_t na = json_array_size(ka), nb = json_array_size(kb), i, j;
-	size_t *lcs = xmalloc((na + 1) * (nb + 1) * sizeof(*lcs));
+	size_t lo = 0, *lcs;
 
-#define LCS(i, j) lcs[(i) * (nb + 1) + (j)]
-	for (i = na + 1; i-- > 0;) {
-		for (j = nb + 1; j-- > 0;) {
+	/*
+	 * Equal leading lines need no table, which is quadratic: two equal
+	 * logs of 17000 lines would want 2 GB. (The walk below takes them
+	 * anyway; trimming equal trailing lines too would change which of
+	 * two equal lines it reports.)
+	 */
+	while (lo < na && lo < nb && line_eq(ka, lo, kb, lo))
+		lo++;
+	lcs = xmalloc((na - lo + 1) * (nb - lo + 1) * sizeof(*lcs));
+#define LCS(i, j) lcs[((i) - lo) * (nb - lo + 1) + (j) - lo]
+	for (i = na + 1; i-- > lo;) {
+		for (j = nb + 1; j-- > lo;) {
 			if (i == na || j == nb)
 				LCS(i, j) = 0;
 			else if (line_eq(ka, i, kb, j))
@@ -508,7 +517,7 @@ static void lines_diff(struct diff *d, const char *what, json_t *ka,
 					LCS(i + 1, j) : LCS(i, j + 1);
 		}
 	}
-	for (i = 0, j = 0; i < na || j < nb;) {
+	for (i = lo, j = lo; i < na || j < nb;) {
 		char *path;
 
 		if (i < na && j < nb && line_eq(ka, i, kb, j)) {
