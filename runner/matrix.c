@@ -491,6 +491,26 @@ static void config_remove(struct matrix *m, size_t i)
 	m->nconfigs--;
 }
 
+/*
+ * Every configuration is booted, so a few hundred is already a lot; the
+ * bound keeps twenty lines of axes from expanding to millions, which would
+ * take hours before any error.
+ */
+#define COMBINATIONS_MAX 1024
+
+static int check_product(struct loader *ld, yaml_node_t *axes)
+{
+	size_t n = 1;
+
+	for (size_t i = 0; i < ld->m->naxes; i++) {
+		n *= ld->m->axes[i].nvalues;
+		if (n > COMBINATIONS_MAX)
+			return fail_at(ld, axes, "the axes make more than %d combinations",
+				       COMBINATIONS_MAX);
+	}
+	return 0;
+}
+
 /* The full product of the axes, first axis outermost. */
 static void expand(struct matrix *m)
 {
@@ -668,7 +688,7 @@ static int load_root(struct loader *ld, yaml_node_t *root)
 	}
 	if (!axes)
 		return fail_at(ld, root, "no 'axes'");
-	if (parse_axes(ld, axes))
+	if (parse_axes(ld, axes) || check_product(ld, axes))
 		return -1;
 	expand(m);
 	if (excn && parse_entries(ld, excn, 0, &exc, &nexc))
