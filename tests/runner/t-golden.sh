@@ -79,7 +79,21 @@ check "update writes the new golden" \
 	cmp build/out/x86_64-sysfs-on/snapshot.json "$TMP/exp/x86_64-sysfs-on.json"
 "$SYSFARM" check --series "$ABI" --expected "$TMP/exp" x86_64-sysfs-on \
 	>"$TMP/out" 2>&1
-check "... which check then passes" test $? -eq 0
+check "... which check then finds equal, the ABI table not (status $?)" \
+	jq -e '.configs[0].verdict == "ABI-MISMATCH"' build/out/results.json
+# pool_ids' mode, and the per-cpu queue now reads as unbound without
+# the unbound queues' files
+jq -r '[.configs[0].abi[] | select(.waived == null) |
+	"\(.kind) \(.path | split("/") | last)"] | unique[]' \
+	build/out/results.json >"$TMP/actual"
+printf '%s\n' "missing cpumask" "missing nice" "missing numa" \
+	"missing pool_ids" "mode pool_ids" >"$TMP/expect"
+check "... naming what expected/abi.yaml promises otherwise" \
+	diff -u "$TMP/expect" "$TMP/actual"
+rm "$TMP/exp/abi.yaml"
+"$SYSFARM" check --series "$ABI" --expected "$TMP/exp" x86_64-sysfs-on \
+	>"$TMP/out" 2>&1
+check "... and without a table, passes" test $? -eq 0
 
 # NEW, obsolete, and a changed input on the default series.
 mkdir "$TMP/empty"
