@@ -3,7 +3,8 @@
 # Faults end in their own verdict with the evidence: a hung guest (TIMEOUT),
 # a crashed snapshotter (NO-SNAPSHOT),
 # a truncated or bit-flipped channel (CORRUPT), a kernel that panics
-# (PANIC), QEMU that cannot start (QEMU-FAIL), and Ctrl-C leaves no QEMU.
+# (PANIC), QEMU that cannot start (QEMU-FAIL); SIGINT and SIGTERM leave no
+# QEMU or make behind; a full disk fails the build with its message.
 # Runs after t-run.sh, so the kernels are built.
 . "$(dirname "$0")/../lib.sh"
 cd "$TOP" || exit 1
@@ -24,6 +25,15 @@ run() {
 
 no_qemu_left() {
 	! pgrep -f "qemu-system.*build/out/$1/" >/dev/null
+}
+
+# wait_for PATTERN: until a process matches, at most 60 s.
+wait_for() {
+	for _ in $(seq 600); do
+		pgrep -f "$1" >/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
 }
 
 "$SYSFARM" build x86_64-sysfs-on >/dev/null 2>&1
@@ -72,20 +82,78 @@ check "... CONFIG-FAIL naming the option and its fragment" grep -q \
 	'CONFIG-FAIL: CONFIG_GPIO_SYSFS=y (../../tests/runner/config-fail.config:3) did not survive olddefconfig' \
 	"$TMP/out"
 
-# Ctrl-C in the middle of a boot: sysfarm dies, its QEMU with it.
-"$SYSFARM" run --append sysfarm.fault=hang x86_64-sysfs-off \
+# Ctrl-C or SIGTERM in the middle of a boot: sysfarm dies by that signal,
+# its QEMU with it, and the next run works.
+for sig in INT:130 TERM:143; do
+	want=${sig#*:} sig=${sig%:*}
+	"$SYSFARM" check --append sysfarm.fault=hang x86_64-sysfs-off \
+		>/dev/null 2>&1 &
+	pid=$!
+	wait_for "qemu-system.*build/out/x86_64-sysfs-off/"
+	check "SIG$sig: QEMU was running" \
+		pgrep -f "qemu-system.*build/out/x86_64-sysfs-off/"
+	kill -"$sig" "$pid"
+	wait "$pid"
+	status=$?
+	check "SIG$sig ends sysfarm check by that signal (status $status)" \
+		test "$status" -eq "$want"
+	check "SIG$sig leaves no QEMU behind" no_qemu_left x86_64-sysfs-off
+	"$SYSFARM" check x86_64-sysfs-off >"$TMP/out" 2>&1
+	check "SIG$sig: the next check passes (status $?)" test $? -eq 0
+done
+
+# SIGTERM while make compiles (another series changes kernel/workqueue.c):
+# no make or compiler left, and the next run rebuilds and passes.
+K=$("$SYSFARM" list | awk '$1 == "x86_64-sysfs-off" { print $2 }')
+"$SYSFARM" check --series tests/golden/abi-change/series x86_64-sysfs-off \
 	>/dev/null 2>&1 &
 pid=$!
-for _ in $(seq 100); do
-	pgrep -f "qemu-system.*build/out/x86_64-sysfs-off/" >/dev/null && break
-	sleep 0.1
-done
-check "QEMU was running before SIGINT" \
-	pgrep -f "qemu-system.*build/out/x86_64-sysfs-off/"
-kill -INT "$pid"
+wait_for "build/kernels/$K" && sleep 1
+check "SIGTERM during a build: make was running" \
+	pgrep -f "build/kernels/$K"
+kill -TERM "$pid"
 wait "$pid"
-check "SIGINT ends sysfarm (status $?)" test $? -ne 0
-check "SIGINT leaves no QEMU behind" no_qemu_left x86_64-sysfs-off
+status=$?
+check "... sysfarm ends by SIGTERM (status $status)" test "$status" -eq 143
+check "... leaving no make, compiler or linker behind" \
+	sh -c "! pgrep -f 'build/kernels/$K'"
+"$SYSFARM" check x86_64-sysfs-off >"$TMP/out" 2>&1
+check "... and the next check rebuilds and passes (status $?)" test $? -eq 0
+
+# Two sysfarm runs on one build directory: the second waits for the first.
+"$SYSFARM" check x86_64-sysfs-off >"$TMP/first" 2>&1 &
+pid=$!
+wait_for "qemu-system.*build/out/x86_64-sysfs-off/"
+"$SYSFARM" check x86_64-sysfs-off >"$TMP/second" 2>&1
+second=$?
+wait "$pid"
+first=$?
+check "two checks at once on one build directory both pass ($first, $second)" \
+	test "$first" -eq 0 -a "$second" -eq 0
+check "... the second one waited for the first" \
+	grep -q 'in use by another sysfarm, waiting' "$TMP/second"
+
+# A build directory on a small tmpfs fills up while make compiles the
+# prepared tree: BUILD-FAIL with the compiler's complaint, nothing else.
+D=build/tests/disk-full
+mkdir -p "$D"
+if mount -t tmpfs -o size=6m sysfarm-disk-full "$D" 2>"$TMP/err"; then
+	CCACHE_DISABLE=1 "$SYSFARM" build --build-dir "$D" \
+		--kernel-src build/src x86_64-sysfs-off >"$TMP/out" 2>&1
+	status=$?
+	umount "$D"
+	check "disk full during the build: exit 125 (status $status)" \
+		test "$status" -eq 125
+	check "... BUILD-FAIL with 'No space left on device' from the log" \
+		sh -c "grep -q 'BUILD-FAIL' '$TMP/out' &&
+		       grep -q 'No space left on device' '$TMP/out'"
+else
+	skip "disk full during the build" \
+		"cannot mount a tmpfs here: $(cat "$TMP/err")"
+	skip "... BUILD-FAIL with its message" "no tmpfs"
+fi
+rmdir "$D"
+
 # Bad patch series: refused by name, before anything is built.
 "$SYSFARM" build --series tests/runner/series/bad-patch/series \
 	x86_64-sysfs-on >"$TMP/out" 2>&1
