@@ -8,6 +8,7 @@
 #include <yaml.h>
 
 #include "matrix.h"
+#include "yamlfile.h"
 
 enum field_type { F_STR, F_FILE, F_LIST, F_FILES, F_INT, F_MAP };
 
@@ -81,7 +82,7 @@ static const struct {
 
 struct loader {
 	struct matrix *m;
-	yaml_document_t doc;
+	struct yaml_file yf;
 	struct sf_err *err;
 };
 
@@ -96,13 +97,13 @@ static int fail_at(struct loader *ld, yaml_node_t *n, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	return err_set(ld->err, "%s:%zu:%zu: %s", ld->m->path,
-		       n->start_mark.line + 1, n->start_mark.column + 1, what);
+	yaml_file_bad(&ld->yf, n, "%s", what);
+	return -1;
 }
 
 static yaml_node_t *node(struct loader *ld, int id)
 {
-	return yaml_document_get_node(&ld->doc, id);
+	return yaml_document_get_node(&ld->yf.doc, id);
 }
 
 static const char *scalar(yaml_node_t *n)
@@ -708,13 +709,19 @@ out:
 	return ret;
 }
 
+static int parse_root(struct yaml_file *yf, yaml_node_t *root, void *ctx)
+{
+	if (!root) {
+		err_set(yf->err, "%s:1:1: empty file", yf->path);
+		return -2;
+	}
+	return load_root(ctx, root);
+}
+
 int matrix_load(struct matrix *m, const char *path, struct sf_err *err)
 {
-	struct loader ld = { .m = m, .err = err };
-	yaml_parser_t parser;
-	yaml_node_t *root;
-	FILE *f;
-	int ret = -1;
+	struct loader ld = { .m = m, .err = err,
+			     .yf = { .path = path, .err = err } };
 	char *slash, *dir;
 
 	m->path = xstrdup(path);
@@ -730,52 +737,7 @@ int matrix_load(struct matrix *m, const char *path, struct sf_err *err)
 	if (!m->dir)
 		return err_set(err, "%s: cannot resolve its directory: %s",
 			       path, strerror(errno));
-	f = fopen(path, "rb");
-	if (!f)
-		return err_set(err, "%s: cannot open: %s", path,
-			       strerror(errno));
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_file(&parser, f);
-	if (!yaml_parser_load(&parser, &ld.doc)) {
-		err_set(err, "%s:%zu:%zu: %s%s%s", path,
-			parser.problem_mark.line + 1,
-			parser.problem_mark.column + 1,
-			parser.problem ? parser.problem : "cannot parse",
-			parser.context ? " " : "",
-			parser.context ? parser.context : "");
-		goto out_parser;
-	}
-	root = yaml_document_get_root_node(&ld.doc);
-	if (!root) {
-		err_set(err, "%s:1:1: empty file", path);
-		goto out_doc;
-	}
-	ret = load_root(&ld, root);
-	if (!ret) {
-		yaml_document_t next;
-
-		/* A second document would be ignored silently: refuse it. */
-		if (!yaml_parser_load(&parser, &next)) {
-			ret = err_set(err, "%s:%zu:%zu: %s", path,
-				      parser.problem_mark.line + 1,
-				      parser.problem_mark.column + 1,
-				      parser.problem);
-		} else {
-			yaml_node_t *r2 = yaml_document_get_root_node(&next);
-
-			if (r2)
-				ret = err_set(err, "%s:%zu:%zu: a second document; the matrix is one",
-					      path, r2->start_mark.line + 1,
-					      r2->start_mark.column + 1);
-			yaml_document_delete(&next);
-		}
-	}
-out_doc:
-	yaml_document_delete(&ld.doc);
-out_parser:
-	yaml_parser_delete(&parser);
-	fclose(f);
-	return ret;
+	return yaml_file_load(&ld.yf, parse_root, &ld) ? -1 : 0;
 }
 
 int matrix_select(const struct matrix *m, char *const *names, int n,

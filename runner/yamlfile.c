@@ -21,13 +21,24 @@ int yaml_file_bad(struct yaml_file *yf, const yaml_node_t *n,
 	return -2;
 }
 
+/* "FILE:LINE:COL: problem context" for what libyaml could not parse. */
+static int parse_error(struct yaml_file *yf, const yaml_parser_t *parser)
+{
+	err_set(yf->err, "%s:%zu:%zu: %s%s%s", yf->path,
+		parser->problem_mark.line + 1, parser->problem_mark.column + 1,
+		parser->problem ? parser->problem : "cannot parse",
+		parser->context ? " " : "",
+		parser->context ? parser->context : "");
+	return -2;
+}
+
 int yaml_file_load(struct yaml_file *yf,
 		   int (*parse)(struct yaml_file *yf, yaml_node_t *root,
 				void *ctx),
 		   void *ctx)
 {
 	yaml_parser_t parser;
-	int ret = -2;
+	int ret;
 	FILE *f;
 
 	f = fopen(yf->path, "rb");
@@ -39,19 +50,21 @@ int yaml_file_load(struct yaml_file *yf,
 	yaml_parser_initialize(&parser);
 	yaml_parser_set_input_file(&parser, f);
 	if (!yaml_parser_load(&parser, &yf->doc)) {
-		err_set(yf->err, "%s:%zu:%zu: %s", yf->path,
-			parser.problem_mark.line + 1,
-			parser.problem_mark.column + 1,
-			parser.problem ? parser.problem : "cannot parse");
+		ret = parse_error(yf, &parser);
 		goto out_parser;
 	}
 	ret = parse(yf, yaml_document_get_root_node(&yf->doc), ctx);
 	yaml_document_delete(&yf->doc);
-	if (!ret && yaml_parser_load(&parser, &yf->doc)) {
+	if (ret)
+		goto out_parser;
+	/* A second document would be ignored silently: refuse it. */
+	if (!yaml_parser_load(&parser, &yf->doc)) {
+		ret = parse_error(yf, &parser);
+	} else {
 		yaml_node_t *extra = yaml_document_get_root_node(&yf->doc);
 
 		if (extra)
-			ret = yaml_file_bad(yf, extra, "a second document");
+			ret = yaml_file_bad(yf, extra, "a second document; the file holds one");
 		yaml_document_delete(&yf->doc);
 	}
 out_parser:
