@@ -189,6 +189,9 @@ size_t redactions_apply(const struct redactions *r, json_t *snap)
 
 		if (!op || !path || (strcmp(op, "read") && strcmp(op, "wait")))
 			continue;
+		/* Probes name /sys/...; rules are relative to the mount. */
+		if (!strncmp(path, "/sys/", 5))
+			path += 5;
 		if (!redactions_match(r, path))
 			continue;
 		content_redact(rec, probe_content);
