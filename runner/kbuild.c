@@ -10,6 +10,8 @@
 #include "proc.h"
 
 #define LOG_TAIL_LINES 15
+/* Part of the build stamp: change it when kmake()'s flags change. */
+#define KBUILD_RECIPE "2: relative -fmacro-prefix-map"
 
 /* Reproducible builds: the same inputs give the same image. */
 static const char *const build_env[] = {
@@ -66,6 +68,28 @@ char *kbuild_dir(const struct kbuild *kb, const struct config *c)
 	return xstrfmt("%s/kernels/%s", kb->build, c->key);
 }
 
+/*
+ * The tree as ccache spells it to the compiler, relative to the object
+ * directory DIR when both are under the base directory BUILD ("../../src"),
+ * or NULL when ccache leaves the absolute path.
+ */
+static char *ccache_src(const char *build, const char *dir, const char *src)
+{
+	size_t n = strlen(build), up = 0;
+	char *rel;
+
+	if (strncmp(dir, build, n) || dir[n] != '/' ||
+	    strncmp(src, build, n) || src[n] != '/')
+		return NULL;
+	for (const char *p = dir + n; *p; p++)
+		up += *p == '/' && p[1];
+	rel = xmalloc(3 * up + strlen(src + n + 1) + 1);
+	for (size_t i = 0; i < up; i++)
+		memcpy(rel + 3 * i, "../", 3);
+	strcpy(rel + 3 * up, src + n + 1);
+	return rel;
+}
+
 /* make -C SRC O=DIR ARCH=... CROSS_COMPILE=... CC="ccache ..." TARGETS */
 static int kmake(const struct kbuild *kb, const struct config *c,
 		 const char *dir, const char *log, const char *target)
@@ -73,6 +97,7 @@ static int kmake(const struct kbuild *kb, const struct config *c,
 	const char *cross = c->s.cross_compile ? c->s.cross_compile : "";
 	struct strv argv = STRV_INIT, env = STRV_INIT;
 	struct proc p = PROC_INIT;
+	char *rel;
 	int code, ret;
 
 	strv_push(&argv, "make");
@@ -83,6 +108,15 @@ static int kmake(const struct kbuild *kb, const struct config *c,
 	strv_pushf(&argv, "CROSS_COMPILE=%s", cross);
 	strv_pushf(&argv, "CC=ccache %sgcc", cross);
 	strv_push(&argv, "HOSTCC=ccache gcc");
+	/*
+	 * ccache's base directory hands the compiler relative paths, which
+	 * the kernel's -fmacro-prefix-map=$(srctree)/= does not match: map
+	 * them too, or __FILE__ differs with and without ccache.
+	 */
+	rel = ccache_src(kb->build, dir, kb->src->dir);
+	if (rel)
+		strv_pushf(&argv, "KCPPFLAGS=-fmacro-prefix-map=%s/=", rel);
+	free(rel);
 	strv_push(&argv, target);
 	for (const char *const *e = build_env; *e; e++)
 		strv_push(&env, *e);
@@ -290,6 +324,7 @@ enum kbuild_status kbuild_run(const struct kbuild *kb, const struct matrix *m,
 		}
 	}
 	h = hash_str(h, cstamp);
+	h = hash_str(h, KBUILD_RECIPE);
 	if (hash_file(&h, cfgpath)) {
 		err_set(err, "cannot read '%s': %s", cfgpath, strerror(errno));
 		goto out;
