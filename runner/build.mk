@@ -24,3 +24,4 @@ TESTS += tests/runner/t-report.sh
 TESTS += tests/runner/t-abi.sh
 BOOT_TESTS += tests/runner/t-abi-boot.sh
 BOOT_TESTS += tests/ci/t-workflow.sh
+BOOT_TESTS += tests/runner/t-git-bisect.sh tests/runner/t-repro.sh tests/runner/t-source-drift.sh
