@@ -23,8 +23,14 @@ run() {
 	fi
 }
 
+# no_process PATTERN: no process's command line matches (pgrep's output
+# shown otherwise).
+no_process() {
+	! pgrep -af "$1"
+}
+
 no_qemu_left() {
-	! pgrep -f "qemu-system.*build/out/$1/" >/dev/null
+	no_process "qemu-system.*build/out/$1/"
 }
 
 # wait_for PATTERN: until a process matches, at most 60 s.
@@ -116,7 +122,7 @@ wait "$pid"
 status=$?
 check "... sysfarm ends by SIGTERM (status $status)" test "$status" -eq 143
 check "... leaving no make, compiler or linker behind" \
-	sh -c "! pgrep -f 'build/kernels/$K'"
+	no_process "build/kernels/$K"
 "$SYSFARM" check x86_64-sysfs-off >"$TMP/out" 2>&1
 check "... and the next check rebuilds and passes (status $?)" test $? -eq 0
 
