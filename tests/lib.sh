@@ -20,6 +20,13 @@ check() {
 	fi
 }
 
+# farm_state: which tarball and series build/src holds now, read under the
+# farm's lock (another sysfarm may be patching it).
+farm_state() {
+	flock "$TOP/build/.lock" jq -c '{tarball, series}' \
+		"$TOP/build/src/.sysfarm-state.json"
+}
+
 skip() {
 	test_count=$((test_count + 1))
 	echo "ok $test_count - $1 # SKIP $2"

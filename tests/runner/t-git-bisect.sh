@@ -27,11 +27,6 @@ g() {
 }
 
 # The state of the farm's tree, read while no sysfarm is patching it.
-farm_state() {
-	flock "$TOP/build/.lock" jq -c '{tarball, series}' \
-		"$TOP/build/src/.sysfarm-state.json"
-}
-
 # Prepares build/src with patches/series (a no-op when it already is).
 farm_prepare() {
 	"$SYSFARM" build "$C" >"$TMP/prep" 2>&1 ||

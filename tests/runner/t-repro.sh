@@ -16,11 +16,6 @@ B=$TOP/build/tests/repro-second	# another path length, too
 trap 'rm -rf "$TMP" "$A" "$B"' EXIT
 export CCACHE_DIR="${CCACHE_DIR:-$TOP/build/ccache}"
 
-farm_state() {
-	flock "$TOP/build/.lock" jq -c '{tarball, series}' \
-		"$TOP/build/src/.sysfarm-state.json"
-}
-
 # The farm's own kernel first: it prepares build/src with patches/series.
 "$SYSFARM" build "$C" >"$TMP/farm" 2>&1
 status=$?

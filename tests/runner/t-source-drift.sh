@@ -25,11 +25,6 @@ else
 	NEW=unknown
 fi
 
-farm_state() {
-	flock "$TOP/build/.lock" jq -c '{tarball, series}' \
-		"$TOP/build/src/.sysfarm-state.json"
-}
-
 # A build directory with the farm's prepared tree (hard links: sysfarm
 # replaces files by rename) instead of another extraction.
 "$SYSFARM" build "$C" >"$TMP/farm" 2>&1
