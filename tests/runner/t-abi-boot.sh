@@ -1,12 +1,28 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The ABI table on real kernels: a patch that gives every workqueue, the
+# The ABI table on real kernels: every golden holds to it, with no
+# unwaived finding and no stale row; a patch that gives every workqueue, the
 # fixture's among them, an attribute no row names is reported as
 # undocumented by check (beside the DIFF) and by sysfarm abi; once the
 # goldens accept it the verdict is ABI-MISMATCH; a row for it passes.
 . "$(dirname "$0")/../lib.sh"
 cd "$TOP" || exit 1
 SERIES=tests/abi/undocumented/series
+
+# Every golden against the table, rows against the prepared tree's
+# Documentation/ABI (t-run.sh prepared build/src).
+"$SYSFARM" abi --goldens >"$TMP/out" 2>&1
+status=$?
+check "the goldens hold to expected/abi.yaml (status $status)" \
+	test "$status" -eq 0
+[ "$status" -eq 0 ] || sed 's/^/# /' "$TMP/out"
+configs=$("$SYSFARM" list --json | jq -r '.[].config')
+for c in $configs; do
+	check "$c: no unwaived finding" grep -q "^$c: .* 0 findings," \
+		"$TMP/out"
+done
+check "every Documentation/ABI row matches a What: entry or is waived" \
+	grep -q '^/.*abi.yaml: .* 0 stale, ' "$TMP/out"
 
 "$SYSFARM" check --series "$SERIES" x86_64-sysfs-on arm-sysfs-on \
 	>"$TMP/out" 2>"$TMP/err"
