@@ -243,7 +243,7 @@ size_t abi_count(const struct abi_findings *fs)
 	return n;
 }
 
-void abi_lines(const struct abi_findings *fs, struct strv *lines)
+static void abi_lines(const struct abi_findings *fs, struct strv *lines)
 {
 	for (int waived = 0; waived < 2; waived++)
 		for (size_t i = 0; i < fs->n; i++) {
@@ -256,6 +256,18 @@ void abi_lines(const struct abi_findings *fs, struct strv *lines)
 					   f->detail, why ? "; waived: " : "",
 					   why ? why : "");
 		}
+}
+
+void abi_print(const struct abi_findings *fs, const char *prefix, int waived)
+{
+	struct strv lines = STRV_INIT;
+	size_t n;
+
+	abi_lines(fs, &lines);
+	n = waived ? lines.n : abi_count(fs);
+	for (size_t i = 0; i < n; i++)
+		printf("%s%s\n", prefix, lines.v[i]);
+	strv_release(&lines);
 }
 
 json_t *abi_to_json(const struct abi_findings *fs)

@@ -130,10 +130,10 @@ const char *abi_waived(const struct abi_finding *f);
 size_t abi_count(const struct abi_findings *fs);
 
 /*
- * One line per finding, "KIND PATH: DETAIL", a waived one ending in
- * "; waived: REASON"; unwaived ones first.
+ * Prints one line per finding after @prefix, "KIND PATH: DETAIL", a waived
+ * one ending in "; waived: REASON" and only if @waived; unwaived first.
  */
-void abi_lines(const struct abi_findings *fs, struct strv *lines);
+void abi_print(const struct abi_findings *fs, const char *prefix, int waived);
 
 /* [{kind, path, row (its line, or null), detail, waived (or null)}] */
 json_t *abi_to_json(const struct abi_findings *fs);

@@ -85,7 +85,6 @@ static int snapshot_check(const struct abi_table *t, const char *name,
 			  unsigned char *seen)
 {
 	struct abi_findings fs = ABI_FINDINGS_INIT;
-	struct strv lines = STRV_INIT;
 	struct sf_err err;
 	json_t *snap;
 	size_t n;
@@ -99,10 +98,7 @@ static int snapshot_check(const struct abi_table *t, const char *name,
 	n = abi_count(&fs);
 	printf("%s: %zu files, %zu finding%s, %zu waived\n", name, fs.files, n,
 	       n == 1 ? "" : "s", fs.n - n);
-	abi_lines(&fs, &lines);
-	for (size_t i = 0; i < lines.n; i++)
-		printf("  %s\n", lines.v[i]);
-	strv_release(&lines);
+	abi_print(&fs, "  ", 1);
 	abi_findings_release(&fs);
 	json_decref(snap);
 	return n ? SF_EXIT_DIFF : SF_EXIT_OK;
@@ -158,7 +154,6 @@ static int docs_check(const struct farm *f, const struct abi_opts *o,
 		      const struct abi_table *t)
 {
 	struct abi_findings fs = ABI_FINDINGS_INIT;
-	struct strv lines = STRV_INIT;
 	char *tree = o->tree ? xstrdup(o->tree) : xstrfmt("%s/src", f->build);
 	struct sf_err err;
 	int checked = abi_check_docs(t, tree, &fs, &err);
@@ -170,11 +165,8 @@ static int docs_check(const struct farm *f, const struct abi_opts *o,
 	} else {
 		printf("%s: %zu rows, %d checked against %s/Documentation/ABI, %zu stale, %zu waived\n",
 		       t->path, t->n, checked, tree, n, fs.n - n);
-		abi_lines(&fs, &lines);
-		for (size_t i = 0; i < lines.n; i++)
-			printf("  %s\n", lines.v[i]);
+		abi_print(&fs, "  ", 1);
 	}
-	strv_release(&lines);
 	abi_findings_release(&fs);
 	free(tree);
 	return checked < 0 ? SF_EXIT_UNTESTED : n ? SF_EXIT_DIFF : SF_EXIT_OK;

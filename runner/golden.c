@@ -283,17 +283,6 @@ int golden_status(const struct farm *f, const struct golden_run *run)
 	return status;
 }
 
-/* "  abi: KIND PATH: DETAIL" for each finding that counts. */
-static void abi_print(const struct abi_findings *fs)
-{
-	struct strv lines = STRV_INIT;
-
-	abi_lines(fs, &lines);
-	for (size_t i = 0; i < abi_count(fs); i++)
-		printf("  abi: %s\n", lines.v[i]);
-	strv_release(&lines);
-}
-
 void golden_print(const struct farm *f, const struct golden_run *run,
 		  int color)
 {
@@ -311,7 +300,7 @@ void golden_print(const struct farm *f, const struct golden_run *run,
 			printf("inputs changed: %s\n",
 			       run->inputs_changed[s].v[i]);
 		diff_print(stdout, &run->diffs[s], "  ", color);
-		abi_print(&run->abi_found[s]);
+		abi_print(&run->abi_found[s], "  abi: ", 0);
 	}
 	for (size_t i = 0; i < run->obsolete.n; i++)
 		printf("\n%s: obsolete: no configuration produces it\n",
@@ -319,7 +308,7 @@ void golden_print(const struct farm *f, const struct golden_run *run,
 	if (abi_count(&run->abi_stale)) {
 		printf("\n%s: rows Documentation/ABI no longer has:\n",
 		       run->abi.path);
-		abi_print(&run->abi_stale);
+		abi_print(&run->abi_stale, "  abi: ", 0);
 	}
 }
 
