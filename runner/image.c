@@ -12,7 +12,7 @@
 /* The busybox applets /init and the probes' helpers use. */
 static const char *const applets[] = {
 	"sh", "mount", "mkdir", "cat", "stty", "reboot", "sleep", "head",
-	"dd", "grep", "echo", "printf", "ls", "tr",
+	"dd", "grep", "echo", "printf", "ls", "tr", "mkfifo",
 };
 
 static const struct {

@@ -108,22 +108,24 @@ for sig in INT:130 TERM:143; do
 	check "SIG$sig: the next check passes (status $?)" test $? -eq 0
 done
 
-# SIGTERM while make compiles (another series changes kernel/workqueue.c):
-# no make or compiler left, and the next run rebuilds and passes.
+# SIGTERM while make compiles two kernels at once (another series changes
+# kernel/workqueue.c): no make or compiler left, and the next run rebuilds
+# and passes.
 K=$("$SYSFARM" list | awk '$1 == "x86_64-sysfs-off" { print $2 }')
+KA=$("$SYSFARM" list | awk '$1 == "arm-sysfs-off" { print $2 }')
 "$SYSFARM" check --series tests/golden/abi-change/series x86_64-sysfs-off \
-	>/dev/null 2>&1 &
+	arm-sysfs-off >/dev/null 2>&1 &
 pid=$!
-wait_for "build/kernels/$K" && sleep 1
-check "SIGTERM during a build: make was running" \
-	pgrep -f "build/kernels/$K"
+wait_for "build/kernels/$K" && wait_for "build/kernels/$KA" && sleep 1
+check "SIGTERM during two builds: make was running for both" \
+	sh -c "pgrep -f 'build/kernels/$K' && pgrep -f 'build/kernels/$KA'"
 kill -TERM "$pid"
 wait "$pid"
 status=$?
 check "... sysfarm ends by SIGTERM (status $status)" test "$status" -eq 143
 check "... leaving no make, compiler or linker behind" \
-	no_process "build/kernels/$K"
-"$SYSFARM" check x86_64-sysfs-off >"$TMP/out" 2>&1
+	no_process "build/kernels/($K|$KA)"
+"$SYSFARM" check x86_64-sysfs-off arm-sysfs-off >"$TMP/out" 2>&1
 check "... and the next check rebuilds and passes (status $?)" test $? -eq 0
 
 # Two sysfarm runs on one build directory: the second waits for the first.
