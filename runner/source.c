@@ -267,20 +267,54 @@ static const char *state_str(json_t *st, const char *key)
 	return s ? s : "";
 }
 
+/* "6.1.190" from the top Makefile of the tree in DIR, malloc'd, or NULL. */
+static char *tree_version(const char *dir)
+{
+	static const char *const keys[] = {
+		"VERSION = ", "PATCHLEVEL = ", "SUBLEVEL = ", "EXTRAVERSION ="
+	};
+	char *mk = xstrfmt("%s/Makefile", dir);
+	char *text = file_read(mk, NULL), *line, *next;
+	char part[4][32] = { "", "", "", "" };
+
+	free(mk);
+	for (line = text; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+			if (!*part[i] && !strncmp(line, keys[i], strlen(keys[i])))
+				snprintf(part[i], sizeof(part[i]), "%s",
+					 line + strlen(keys[i]) +
+					 (line[strlen(keys[i])] == ' '));
+		if (!strncmp(line, "NAME = ", 7))
+			break;
+	}
+	free(text);
+	if (!*part[0] || !*part[1])
+		return NULL;
+	return xstrfmt("%s.%s%s%s%s", part[0], part[1], *part[2] ? "." : "",
+		       part[2], part[3]);
+}
+
+/*
+ * "linux-source-6.1 6.1.192-3" for a tarball dpkg installed, NULL for one
+ * it does not know.
+ */
 static char *package_version(const char *tarball)
 {
 	const char *argv[] = { "dpkg", "-S", tarball, NULL };
 	char pkg[256], ver[256];
 
 	if (proc_capture(argv, pkg, sizeof(pkg)))
-		return xstrdup("unknown");
+		return NULL;
 	pkg[strcspn(pkg, ":")] = '\0';
 	{
 		const char *q[] = { "dpkg-query", "-W", "-f=${Version}", pkg,
 				    NULL };
 
 		if (proc_capture(q, ver, sizeof(ver)))
-			return xstrdup("unknown");
+			return NULL;
 	}
 	return xstrfmt("%s %s", pkg, ver);
 }
@@ -338,6 +372,13 @@ int source_prepare(struct source *src, const char *build,
 			goto out;
 		st = json_pack("{s:s, s:s, s:[]}", "tarball", tid,
 			       "series", "", "touched");
+	}
+	if (!src->version) {
+		char *tv = tree_version(srcdir);
+
+		src->version = xstrfmt("%s %s (no dpkg package owns it)",
+				       tarball, tv ? tv : "(no version)");
+		free(tv);
 	}
 	if (!strcmp(state_str(st, "series"), hex)) {
 		json_decref(st);

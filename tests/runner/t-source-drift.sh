@@ -6,8 +6,8 @@
 #
 # The update is simulated by recording an older version: sysfarm compares
 # that record with the version dpkg gives the tarball, the same path a real
-# update takes (an older linux-source-6.1 .deb's tarball would belong to no
-# package, so its version would be "unknown").
+# update takes. A tarball no package owns (an older .deb unpacked by hand)
+# is named by its path and the kernel version in its Makefile.
 . "$(dirname "$0")/../lib.sh"
 cd "$TOP" || exit 1
 C=arm-sysfs-off			# the fastest kernel to build
@@ -15,6 +15,12 @@ D=$TOP/build/tests/source-drift
 OLD="linux-source-6.1 6.1.190-1"
 TARBALL=/usr/src/linux-source-6.1.tar.xz
 trap 'rm -rf "$TMP" "$D"' EXIT
+
+# tree_version DIR: "6.1.192" from the tree's Makefile
+tree_version() {
+	sed -n 's/^\(VERSION\|PATCHLEVEL\|SUBLEVEL\) = //p' "$1/Makefile" |
+		head -3 | paste -sd.
+}
 export CCACHE_DIR="${CCACHE_DIR:-$TOP/build/ccache}"
 
 # What sysfarm calls the source: "PACKAGE VERSION" from dpkg.
@@ -22,7 +28,7 @@ if pkg=$(dpkg -S "$TARBALL" 2>/dev/null); then
 	pkg=${pkg%%:*}
 	NEW="$pkg $(dpkg-query -W -f='${Version}' "$pkg")"
 else
-	NEW=unknown
+	NEW="$TARBALL $(tree_version build/src) (no dpkg package owns it)"
 fi
 
 # A build directory with the farm's prepared tree (hard links: sysfarm
@@ -54,4 +60,15 @@ check "a series that applies again builds (status $status)" \
 [ "$status" -eq 0 ] || sed 's/^/# /' "$TMP/out"
 check "... and series-applied-on names the current version" \
 	test "$(cat "$D/series-applied-on")" = "$NEW"
+
+# The same tarball where no package owns it: same content, nothing to
+# extract or build, and the snapshot's inputs name the file and its kernel.
+cp -p "$TARBALL" "$D/linux.tar.xz"
+"$SYSFARM" run --build-dir "$D" --series tests/source-drift/series \
+	--tarball "$D/linux.tar.xz" "$C" >"$TMP/out" 2>&1
+check "a tarball no package owns: the same tree, no rebuild (status $?)" \
+	grep -q "kernel .* is up to date" "$TMP/out"
+check "... its snapshot names the file and its kernel version" test \
+	"$(jq -r .header.inputs.source "$D/out/$C/snapshot.json")" = \
+	"$D/linux.tar.xz $(tree_version build/src) (no dpkg package owns it)"
 done_testing
