@@ -29,6 +29,7 @@ void farm_init(struct farm *f)
 	f->jobs = sysconf(_SC_NPROCESSORS_ONLN);
 	if (f->jobs < 1)
 		f->jobs = 1;
+	f->builds = 2;
 	f->t0 = now_seconds();
 }
 
@@ -50,6 +51,7 @@ static const struct option common_options[] = {
 	{ "append", required_argument, NULL, 'a' },
 	{ "timeout", required_argument, NULL, 't' },
 	{ "jobs", required_argument, NULL, 'j' },
+	{ "builds", required_argument, NULL, 'b' },
 	{ "help", no_argument, NULL, 'h' },
 };
 
@@ -97,6 +99,14 @@ static int farm_option(struct farm *f, int opt, const char *arg)
 		f->jobs = parse_count(arg, 1024);
 		if (f->jobs < 0) {
 			fprintf(stderr, "sysfarm: --jobs takes a count, not '%s'\n",
+				arg);
+			return -1;
+		}
+		return 1;
+	case 'b':
+		f->builds = parse_count(arg, 64);
+		if (f->builds < 0) {
+			fprintf(stderr, "sysfarm: --builds takes a count (1 to 64), not '%s'\n",
 				arg);
 			return -1;
 		}
@@ -169,6 +179,7 @@ int farm_stages_main(int argc, char **argv, const char *usage, int boot)
 	if (farm_setup(&f, argc, argv, usage, NULL, NULL, NULL, &status))
 		goto out;
 	results = xmalloc(f.nsel * sizeof(*results));
+	farm_build_all(&f);
 	for (size_t s = 0; s < f.nsel; s++) {
 		const struct config *c = &f.m.configs[f.sel[s]];
 		double t = now_seconds();
@@ -301,6 +312,7 @@ void farm_set_series(struct farm *f, const char *series)
 	f->series = xstrdup(series);
 	source_release(&f->src);
 	f->src_state = 0;
+	f->npre = 0;	/* built from the other series */
 }
 
 /* The tree is prepared once per run, for the first configuration. */
@@ -335,25 +347,162 @@ static int farm_prepare(struct farm *f, struct result *r)
 	return -1;
 }
 
+/* What a build worker reports through its pipe. */
+struct built_msg {
+	enum kbuild_status st;
+	double seconds;
+	struct sf_err why;
+};
+
+/* The kernel of @c's build key, built in a forked worker; @fd its pipe. */
+static pid_t build_start(struct farm *f, const struct config *c, int *fd)
+{
+	struct kbuild kb = { .build = f->build, .src = &f->src,
+			     .jobs = f->jobs };
+	struct built_msg msg;
+	int p[2];
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	pid = proc_fork();
+	if (pid == 0) {
+		double t = now_seconds();
+
+		close(p[0]);
+		memset(&msg, 0, sizeof(msg));
+		msg.st = kbuild_run(&kb, &f->m, c, &msg.why);
+		msg.seconds = now_seconds() - t;
+		_exit(write(p[1], &msg, sizeof(msg)) == sizeof(msg) ? 0 : 1);
+	}
+	close(p[1]);
+	if (pid < 0) {
+		close(p[0]);
+		return -1;
+	}
+	*fd = p[0];
+	return pid;
+}
+
+/* The outcome of a kernel build, once farm_build_all() made it. */
+static struct prebuilt *prebuilt_find(struct farm *f, const char *key)
+{
+	for (size_t i = 0; i < f->npre; i++)
+		if (!strcmp(f->pre[i].key, key))
+			return &f->pre[i];
+	return NULL;
+}
+
+void farm_build_all(struct farm *f)
+{
+	struct { pid_t pid; int fd; struct prebuilt *p; } *slot;
+	struct result scratch;
+	size_t next = 0, running = 0;
+
+	free(f->pre);
+	f->pre = NULL;
+	f->npre = 0;
+	if (f->builds < 2 || farm_prepare(f, &scratch))
+		return;
+	f->pre = xmalloc(f->nsel * sizeof(*f->pre));
+	for (size_t s = 0; s < f->nsel; s++) {
+		const struct config *c = &f->m.configs[f->sel[s]];
+
+		if (prebuilt_find(f, c->key))
+			continue;
+		memset(&f->pre[f->npre], 0, sizeof(*f->pre));
+		f->pre[f->npre].c = c;
+		snprintf(f->pre[f->npre].key, sizeof(f->pre->key), "%s",
+			 c->key);
+		f->npre++;
+	}
+	if (f->npre < 2) {
+		f->npre = 0;	/* nothing to overlap: farm_build() builds */
+		return;
+	}
+	slot = xmalloc(f->builds * sizeof(*slot));
+	while (next < f->npre || running) {
+		struct built_msg msg;
+		struct prebuilt *p;
+		size_t i;
+		pid_t pid;
+		int ws;
+
+		while (running < (size_t)f->builds && next < f->npre) {
+			p = &f->pre[next++];
+			farm_progress(f, p->c, "kernel %s", p->key);
+			slot[running].pid = build_start(f, p->c,
+							&slot[running].fd);
+			if (slot[running].pid < 0) {
+				p->st = KBUILD_FAIL;
+				err_set(&p->why, "cannot start a build: %s",
+					strerror(errno));
+				continue;
+			}
+			slot[running++].p = p;
+		}
+		if (!running)
+			break;
+		pid = proc_wait_any(&ws);
+		for (i = 0; i < running && slot[i].pid != pid; i++)
+			;
+		if (i == running)
+			break;
+		p = slot[i].p;
+		if (read(slot[i].fd, &msg, sizeof(msg)) == sizeof(msg)) {
+			p->st = msg.st;
+			p->seconds = msg.seconds;
+			p->why = msg.why;
+		} else {
+			p->st = KBUILD_FAIL;
+			err_set(&p->why, "the build of kernel %s ended without a word (wait status %d)",
+				p->key, ws);
+		}
+		close(slot[i].fd);
+		slot[i] = slot[--running];
+		if (p->st == KBUILD_OK)
+			farm_progress(f, p->c, "kernel %s built in %.1f s",
+				      p->key, p->seconds);
+	}
+	free(slot);
+}
+
 int farm_build(struct farm *f, const struct config *c, struct result *r)
 {
 	struct kbuild kb = { .build = f->build, .src = &f->src,
 			     .jobs = f->jobs };
-	double t = now_seconds();
+	struct prebuilt *p;
+	enum kbuild_status st;
+	double seconds;
 
 	memset(r, 0, sizeof(*r));
 	if (farm_prepare(f, r))
 		return -1;
-	farm_progress(f, c, "kernel %s", c->key);
-	switch (kbuild_run(&kb, &f->m, c, &r->why)) {
+	p = prebuilt_find(f, c->key);
+	if (p) {
+		st = p->st;
+		seconds = p->seconds;
+		r->why = p->why;
+		/* Built once, for the first configuration to ask. */
+		if (st == KBUILD_OK && p->claimed)
+			st = KBUILD_UP_TO_DATE;
+		p->claimed = 1;
+	} else {
+		seconds = now_seconds();
+		farm_progress(f, c, "kernel %s", c->key);
+		st = kbuild_run(&kb, &f->m, c, &r->why);
+		seconds = now_seconds() - seconds;
+		if (st == KBUILD_OK)
+			farm_progress(f, c, "kernel %s built in %.1f s",
+				      c->key, seconds);
+	}
+	switch (st) {
 	case KBUILD_UP_TO_DATE:
 		farm_progress(f, c, "kernel %s is up to date", c->key);
 		return 0;
 	case KBUILD_OK:
 		r->built = 1;
-		r->build_seconds = now_seconds() - t;
-		farm_progress(f, c, "kernel %s built in %.1f s", c->key,
-			      r->build_seconds);
+		r->build_seconds = seconds;
 		return 0;
 	case KBUILD_CONFIG_FAIL:
 		r->v = V_CONFIG_FAIL;
@@ -499,6 +648,7 @@ void farm_release(struct farm *f)
 	free(f->build);
 	free(f->series);
 	free(f->sel);
+	free(f->pre);
 	if (f->lock_fd >= 0)
 		close(f->lock_fd);
 }

@@ -9,6 +9,7 @@
 
 #include <getopt.h>
 
+#include "kbuild.h"
 #include "matrix.h"
 #include "source.h"
 #include "util.h"
@@ -37,6 +38,20 @@ struct farm {
 
 	size_t *sel;		/* selected configurations */
 	size_t nsel;
+
+	int builds;		/* kernels built at a time */
+	struct prebuilt *pre;	/* farm_build_all()'s outcomes */
+	size_t npre;
+};
+
+/* One build key's kernel, built by farm_build_all(). */
+struct prebuilt {
+	const struct config *c;	/* the first configuration with the key */
+	char key[sizeof(((struct config *)0)->key)];
+	enum kbuild_status st;
+	double seconds;
+	struct sf_err why;
+	int claimed;		/* farm_build() reported it once */
 };
 
 /* The outcome of one configuration's stages. */
@@ -59,7 +74,8 @@ struct result {
 	"  --accel tcg|kvm    QEMU accelerator (tcg)\n" \
 	"  --append WORD      add WORD to the kernel command line\n" \
 	"  --timeout SECONDS  boot time limit instead of the matrix's\n" \
-	"  --jobs N           make -jN (number of CPUs)\n"
+	"  --jobs N           make -jN (number of CPUs)\n" \
+	"  --builds N         kernels of distinct build keys built at a time (2)\n"
 
 void farm_init(struct farm *f);
 
@@ -119,6 +135,17 @@ void farm_progress(const struct farm *f, const struct config *c,
 
 /* build/out/<config>, created. */
 char *farm_outdir(const struct farm *f, const struct config *c);
+
+/**
+ * farm_build_all() - build the selected configurations' kernels up front,
+ * @f->builds distinct build keys at a time, each in a forked worker
+ *
+ * On 2 cores one make -j2 leaves a core idle while it configures, links
+ * and runs objtool; a second build fills it. farm_build() then hands each
+ * configuration its kernel's outcome. Does nothing for fewer than two keys
+ * or --builds 1.
+ */
+void farm_build_all(struct farm *f);
 
 /*
  * Stages: each fills @r and returns 0 to go on, -1 when @r has a verdict.

@@ -239,6 +239,7 @@ int golden_run(struct farm *f, const struct golden_opts *o,
 		return SF_EXIT_USAGE;
 	goldens_obsolete(f, run);
 
+	farm_build_all(f);
 	for (size_t s = 0; s < f->nsel; s++) {
 		const struct config *c = &f->m.configs[f->sel[s]];
 		double t = now_seconds();

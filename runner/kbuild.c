@@ -20,6 +20,12 @@ static const char *const build_env[] = {
 	"KBUILD_BUILD_HOST=sysfarm",
 	"KBUILD_BUILD_VERSION=1",
 	"CCACHE_SLOPPINESS=time_macros",
+	/*
+	 * Depend mode: a miss costs one compiler run, not a preprocessor
+	 * run as well (a cold arm kernel: 151 s as against 210 s, no ccache
+	 * 157 s); hits come from the compiler's own .d file.
+	 */
+	"CCACHE_DEPEND=1",
 	/* Our own make's jobserver must not leak into the kernel's. */
 	"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES",
 	NULL

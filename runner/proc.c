@@ -55,11 +55,13 @@ static void sleep_ms(long ms)
 /*
  * SIGTERM first, so that make deletes the object it was writing instead
  * of leaving a truncated one that looks up to date; SIGKILL for whatever
- * is left after the grace period. Only async-signal-safe calls.
+ * is left after the grace period. A proc_fork() child takes up to one
+ * grace period to stop its own children, hence two. Only
+ * async-signal-safe calls.
  */
 static void on_signal(int sig)
 {
-	double deadline = now_seconds() + TERM_GRACE;
+	double deadline = now_seconds() + 2 * TERM_GRACE;
 	int alive;
 
 	live_kill_all(SIGTERM);
@@ -150,6 +152,38 @@ static void group_stop(pid_t pid, int *wstatus)
 		}
 		sleep_ms(10);
 	}
+}
+
+pid_t proc_fork(void)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		/* The parent's other children are the parent's to stop. */
+		for (int i = 0; i < MAX_LIVE; i++)
+			live[i] = 0;
+		setpgid(0, 0);
+	} else if (pid > 0) {
+		setpgid(pid, pid);
+		live_add(pid);
+	}
+	return pid;
+}
+
+pid_t proc_wait_any(int *wstatus)
+{
+	pid_t pid;
+
+	do
+		pid = waitpid(-1, wstatus, 0);
+	while (pid < 0 && errno == EINTR);
+	if (pid > 0) {
+		kill(-pid, SIGKILL);
+		live_del(pid);
+	}
+	return pid;
 }
 
 enum proc_status proc_run(struct proc *p, int *code)

@@ -40,6 +40,25 @@ enum proc_status {
 enum proc_status proc_run(struct proc *p, int *code);
 
 /**
+ * proc_fork() - fork a copy of this process in a process group of its own
+ *
+ * The child keeps the signal handlers: on SIGINT/SIGTERM it stops its own
+ * children, and the parent stops it like any other. The child should end
+ * with _exit().
+ *
+ * Return: as fork(): 0 in the child, its pid in the parent, -1 on failure.
+ */
+pid_t proc_fork(void);
+
+/**
+ * proc_wait_any() - wait for any proc_fork() child to end
+ * @wstatus: as waitpid()'s
+ *
+ * Return: its pid, or -1 when there is none.
+ */
+pid_t proc_wait_any(int *wstatus);
+
+/**
  * proc_capture() - run a child and collect its stdout (at most 64 KiB)
  * @argv: the command
  * @buf: where the output goes, NUL-terminated, trailing newline removed

@@ -41,6 +41,18 @@ done
 grep -o 'kernel [0-9a-f]* built' "$TMP/run1.err" | sort | uniq -d >"$TMP/twice"
 check "no kernel built twice in one run" test ! -s "$TMP/twice"
 
+# Two distinct keys build at a time (--builds 2): the second build starts
+# before the first one ends.
+built=$(grep -c 'kernel [0-9a-f]* built in' "$TMP/run1.err")
+if [ "$built" -ge 2 ]; then
+	check "$built kernels built, two at a time" awk '
+		/: kernel [0-9a-f]*$/ { started++ }
+		/ built in / { exit !(started >= 2) }' "$TMP/run1.err"
+else
+	skip "kernels built two at a time" \
+		"the first run built $built kernels (they were up to date)"
+fi
+
 "$SYSFARM" run >"$TMP/run2" 2>"$TMP/run2.err"
 check "second sysfarm run exits 0" test $? -eq 0
 check "second run builds nothing" \
