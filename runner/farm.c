@@ -33,12 +33,23 @@ void farm_init(struct farm *f)
 	f->t0 = now_seconds();
 }
 
-static int parse_count(const char *arg, int max)
+/*
+ * *@v = @arg, a whole number from 1 to @max. Return: 1, or -1 with a
+ * message naming --@name.
+ */
+static int count_option(int *v, const char *name, const char *what,
+			const char *arg, int max)
 {
 	char *end;
-	long v = strtol(arg, &end, 10);
+	long n = strtol(arg, &end, 10);
 
-	return *arg && !*end && v > 0 && v <= max ? (int)v : -1;
+	if (!*arg || *end || n < 1 || n > max) {
+		fprintf(stderr, "sysfarm: --%s takes %s (1 to %d), not '%s'\n",
+			name, what, max, arg);
+		return -1;
+	}
+	*v = (int)n;
+	return 1;
 }
 
 static const struct option common_options[] = {
@@ -88,29 +99,12 @@ static int farm_option(struct farm *f, int opt, const char *arg)
 		strv_push(&f->append, arg);
 		return 1;
 	case 't':
-		f->timeout = parse_count(arg, 86400);
-		if (f->timeout < 0) {
-			fprintf(stderr, "sysfarm: --timeout takes seconds (1 to 86400), not '%s'\n",
-				arg);
-			return -1;
-		}
-		return 1;
+		return count_option(&f->timeout, "timeout", "seconds", arg,
+				    86400);
 	case 'j':
-		f->jobs = parse_count(arg, 1024);
-		if (f->jobs < 0) {
-			fprintf(stderr, "sysfarm: --jobs takes a count, not '%s'\n",
-				arg);
-			return -1;
-		}
-		return 1;
+		return count_option(&f->jobs, "jobs", "a count", arg, 1024);
 	case 'b':
-		f->builds = parse_count(arg, 64);
-		if (f->builds < 0) {
-			fprintf(stderr, "sysfarm: --builds takes a count (1 to 64), not '%s'\n",
-				arg);
-			return -1;
-		}
-		return 1;
+		return count_option(&f->builds, "builds", "a count", arg, 64);
 	}
 	return 0;
 }
