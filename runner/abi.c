@@ -158,30 +158,20 @@ static int row_key(struct yaml_file *tf, void *ctx, const char *key,
 	return yaml_file_bad(tf, k, "unknown key '%s'", key);
 }
 
-static int rows_parse(struct yaml_file *tf, yaml_node_t *root, void *ctx)
+static int row_parse(struct yaml_file *tf, yaml_node_t *n, void *ctx)
 {
 	struct abi_table *t = ctx;
-	yaml_node_item_t *it;
+	struct abi_row *r;
 
-	if (!root)
-		return 0;	/* nothing but comments: no rows */
-	if (root->type != YAML_SEQUENCE_NODE)
-		return yaml_file_bad(tf, root, "the table must be a list of rows");
-	for (it = root->data.sequence.items.start;
-	     it < root->data.sequence.items.top; it++) {
-		yaml_node_t *n = yaml_document_get_node(&tf->doc, *it);
-		struct abi_row *r;
-
-		t->v = xrealloc(t->v, (t->n + 1) * sizeof(*t->v));
-		r = memset(&t->v[t->n++], 0, sizeof(*r));
-		r->line = n->start_mark.line + 1;
-		if (map_each(tf, n, "a row", row_key, r))
-			return -2;
-		if (!r->path || !r->mode_text || !r->source)
-			return yaml_file_bad(tf, n, "a row needs '%s'",
-					     !r->path ? "path" :
-					     !r->mode_text ? "mode" : "source");
-	}
+	t->v = xrealloc(t->v, (t->n + 1) * sizeof(*t->v));
+	r = memset(&t->v[t->n++], 0, sizeof(*r));
+	r->line = n->start_mark.line + 1;
+	if (map_each(tf, n, "a row", row_key, r))
+		return -2;
+	if (!r->path || !r->mode_text || !r->source)
+		return yaml_file_bad(tf, n, "a row needs '%s'",
+				     !r->path ? "path" :
+				     !r->mode_text ? "mode" : "source");
 	return 0;
 }
 
@@ -191,7 +181,8 @@ int abi_table_load(struct abi_table *t, const char *path, struct sf_err *err)
 
 	*t = (struct abi_table)ABI_TABLE_INIT;
 	t->path = xstrdup(path);
-	return yaml_file_load(&tf, rows_parse, t) ? -1 : 0;
+	return yaml_file_load_list(&tf, "the table must be a list of rows",
+				   row_parse, t) ? -1 : 0;
 }
 
 void abi_table_release(struct abi_table *t)

@@ -69,34 +69,24 @@ static int rule_parse(struct yaml_file *rf, yaml_node_t *map,
 	return 0;
 }
 
-static int rules_parse(struct yaml_file *rf, yaml_node_t *root, void *ctx)
+static int rule_add(struct yaml_file *rf, yaml_node_t *n, void *ctx)
 {
 	struct redactions *r = ctx;
-	yaml_node_item_t *it;
+	int ret;
 
-	if (!root)
-		return 0;	/* nothing but comments: no rules */
-	if (root->type != YAML_SEQUENCE_NODE)
-		return yaml_file_bad(rf, root, "the rules must be a list");
-	for (it = root->data.sequence.items.start;
-	     it < root->data.sequence.items.top; it++) {
-		yaml_node_t *n = yaml_document_get_node(&rf->doc, *it);
-		int ret;
-
-		r->v = xrealloc(r->v, (r->n + 1) * sizeof(*r->v));
-		ret = rule_parse(rf, n, &r->v[r->n]);
-		if (ret)
-			return ret;
+	r->v = xrealloc(r->v, (r->n + 1) * sizeof(*r->v));
+	ret = rule_parse(rf, n, &r->v[r->n]);
+	if (!ret)
 		r->n++;
-	}
-	return 0;
+	return ret;
 }
 
 int redactions_load(struct redactions *r, const char *path,
 		    struct sf_err *err)
 {
 	struct yaml_file rf = { .path = path, .err = err };
-	int ret = yaml_file_load(&rf, rules_parse, r);
+	int ret = yaml_file_load_list(&rf, "the rules must be a list",
+				      rule_add, r);
 
 	if (ret)
 		redactions_release(r);

@@ -72,3 +72,39 @@ out_parser:
 	fclose(f);
 	return ret;
 }
+
+struct list_walk {
+	const char *not_a_list;
+	int (*item)(struct yaml_file *yf, yaml_node_t *n, void *ctx);
+	void *ctx;
+};
+
+static int list_parse(struct yaml_file *yf, yaml_node_t *root, void *ctx)
+{
+	const struct list_walk *w = ctx;
+	yaml_node_item_t *it;
+
+	if (!root)
+		return 0;
+	if (root->type != YAML_SEQUENCE_NODE)
+		return yaml_file_bad(yf, root, "%s", w->not_a_list);
+	for (it = root->data.sequence.items.start;
+	     it < root->data.sequence.items.top; it++) {
+		int ret = w->item(yf, yaml_document_get_node(&yf->doc, *it),
+				  w->ctx);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int yaml_file_load_list(struct yaml_file *yf, const char *not_a_list,
+			int (*item)(struct yaml_file *yf, yaml_node_t *n,
+				    void *ctx),
+			void *ctx)
+{
+	struct list_walk w = { not_a_list, item, ctx };
+
+	return yaml_file_load(yf, list_parse, &w);
+}

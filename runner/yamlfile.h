@@ -29,6 +29,19 @@ int yaml_file_load(struct yaml_file *yf,
 				void *ctx),
 		   void *ctx);
 
+/**
+ * yaml_file_load_list() - yaml_file_load() for a file holding one list
+ * @not_a_list: the message when the document is something else
+ * @item: called for each item in order; returns 0 or what
+ *	yaml_file_bad() returned, which ends the walk
+ *
+ * A file of only comments is an empty list. Return: as yaml_file_load().
+ */
+int yaml_file_load_list(struct yaml_file *yf, const char *not_a_list,
+			int (*item)(struct yaml_file *yf, yaml_node_t *n,
+				    void *ctx),
+			void *ctx);
+
 /* "FILE:LINE:COL: message" at @n into @yf->err. Return: -2. */
 int yaml_file_bad(struct yaml_file *yf, const yaml_node_t *n,
 		  const char *fmt, ...) __attribute__((format(printf, 3, 4)));
