@@ -168,13 +168,7 @@ static int extract(const char *build, const char *tarball,
 	char *src = xstrfmt("%s/src", build);
 	char *pristine = xstrfmt("%s/pristine", build);
 	char *log = xstrfmt("%s/extract.log", build);
-	/*
-	 * --touch: the files' mtimes are the extraction's, newer than every
-	 * object of the kernels built from the last tarball. With the
-	 * tarball's own (older) mtimes, make would keep those objects after
-	 * a source update.
-	 */
-	const char *argv[] = { "tar", "-xf", tarball, "-C", tmp, "--touch",
+	const char *argv[] = { "tar", "-xf", tarball, "-C", tmp,
 			       "--strip-components=1", NULL };
 	struct proc p = PROC_INIT;
 	int code, ret = -1;
