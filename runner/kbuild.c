@@ -259,6 +259,30 @@ static int stamp_matches(const char *path, const char *want)
 	return same;
 }
 
+/*
+ * Objects built from another tarball go: its files keep the tarball's
+ * mtimes, older than those objects, so after a source update make would
+ * keep them and link old code under the new version string. The tarball
+ * a kernel directory's objects come from is in its sysfarm-tree.stamp.
+ */
+static int tree_start(const char *dir, const char *tarball_id,
+		      struct sf_err *err)
+{
+	char *path = xstrfmt("%s/sysfarm-tree.stamp", dir);
+	char *stamp = xstrfmt("%s\n", tarball_id);
+	int ret = 0;
+
+	if (!stamp_matches(path, stamp)) {
+		if (rm_rf(dir) || mkdir_p(dir) ||
+		    file_write_atomic(path, stamp, strlen(stamp)))
+			ret = err_set(err, "cannot start '%s' afresh: %s", dir,
+				      strerror(errno));
+	}
+	free(path);
+	free(stamp);
+	return ret;
+}
+
 static char *config_stamp(const struct matrix *m, const struct config *c,
 			  const struct source *src)
 {
@@ -299,6 +323,8 @@ enum kbuild_status kbuild_run(const struct kbuild *kb, const struct matrix *m,
 	uint64_t h = HASH_INIT;
 
 	target = target ? target + 1 : c->s.image;
+	if (kb->src->tarball_id && tree_start(dir, kb->src->tarball_id, err))
+		goto out;
 	if (mkdir_p(dir)) {
 		err_set(err, "cannot create '%s': %s", dir, strerror(errno));
 		goto out;

@@ -364,6 +364,7 @@ int source_prepare(struct source *src, const char *build,
 	h = hash_str(h, tid);
 	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)h);
 	src->content_id = xstrdup(hex);
+	src->tarball_id = xstrdup(tid);
 
 	st = state_load(state_path);
 	if (!st || strcmp(state_str(st, "tarball"), tid)) {
@@ -530,5 +531,6 @@ void source_release(struct source *src)
 	free(src->version);
 	free(src->series_hash);
 	free(src->content_id);
+	free(src->tarball_id);
 	memset(src, 0, sizeof(*src));
 }

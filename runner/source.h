@@ -18,6 +18,8 @@ struct source {
 	char *series_hash;	/* of the applied series, "" when none */
 	char *content_id;	/* same id <=> same tree content; NULL when
 				 * unknown (external trees) */
+	char *tarball_id;	/* the extracted tarball (size and mtime);
+				 * NULL for external trees */
 };
 
 #define SOURCE_INIT { 0 }

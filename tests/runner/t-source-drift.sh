@@ -71,4 +71,20 @@ check "a tarball no package owns: the same tree, no rebuild (status $?)" \
 check "... its snapshot names the file and its kernel version" test \
 	"$(jq -r .header.inputs.source "$D/out/$C/snapshot.json")" = \
 	"$D/linux.tar.xz $(tree_version build/src) (no dpkg package owns it)"
+
+# Another tarball (here the same bytes with a new mtime) is extracted
+# afresh, and the kernel directory built from the last one starts afresh
+# too: the new tree's files keep the tarball's mtimes, older than the
+# objects there, and make would keep them.
+K=$("$SYSFARM" list | awk -v c="$C" '$1 == c { print $2 }')
+touch "$D/kernels/$K/built-from-the-last-tarball"
+cp "$TARBALL" "$D/linux.tar.xz"
+"$SYSFARM" build --build-dir "$D" --series tests/source-drift/series \
+	--tarball "$D/linux.tar.xz" "$C" >"$TMP/out" 2>&1
+check "another tarball: extracted and built again (status $?)" \
+	grep -q "kernel $K built in" "$TMP/out"
+check "... in a kernel directory started afresh" \
+	test ! -e "$D/kernels/$K/built-from-the-last-tarball"
+check "... every object compiled again (kernel/workqueue.o as well)" \
+	grep -q '^  CC  *kernel/workqueue\.o$' "$D/kernels/$K/build.log"
 done_testing
