@@ -348,11 +348,15 @@ struct built_msg {
 	struct sf_err why;
 };
 
-/* The kernel of @c's build key, built in a forked worker; @fd its pipe. */
-static pid_t build_start(struct farm *f, const struct config *c, int *fd)
+/*
+ * The kernel of @c's build key, built in a forked worker; @fd its pipe,
+ * @jobserver the tokens its makes share with the other workers'.
+ */
+static pid_t build_start(struct farm *f, const struct config *c,
+			 const int *jobserver, int *fd)
 {
 	struct kbuild kb = { .build = f->build, .src = &f->src,
-			     .jobs = f->jobs };
+			     .jobs = f->jobs, .jobserver = jobserver };
 	struct built_msg msg;
 	int p[2];
 	pid_t pid;
@@ -392,6 +396,7 @@ void farm_build_all(struct farm *f)
 	struct { pid_t pid; int fd; struct prebuilt *p; } *slot;
 	struct result scratch;
 	size_t next = 0, running = 0;
+	int jobserver[2];
 
 	free(f->pre);
 	f->pre = NULL;
@@ -414,6 +419,16 @@ void farm_build_all(struct farm *f)
 		f->npre = 0;	/* nothing to overlap: farm_build() builds */
 		return;
 	}
+	/* --jobs N in all: N tokens, inherited by the makes (no O_CLOEXEC) */
+	if (pipe(jobserver) < 0) {
+		fprintf(stderr, "sysfarm: cannot make a jobserver: %s\n",
+			strerror(errno));
+		f->npre = 0;
+		return;
+	}
+	for (int i = 0; i < f->jobs; i++)
+		if (write(jobserver[1], "+", 1) < 0)
+			break;
 	slot = xmalloc(f->builds * sizeof(*slot));
 	while (next < f->npre || running) {
 		struct built_msg msg;
@@ -425,7 +440,7 @@ void farm_build_all(struct farm *f)
 		while (running < (size_t)f->builds && next < f->npre) {
 			p = &f->pre[next++];
 			farm_progress(f, p->c, "kernel %s", p->key);
-			slot[running].pid = build_start(f, p->c,
+			slot[running].pid = build_start(f, p->c, jobserver,
 							&slot[running].fd);
 			if (slot[running].pid < 0) {
 				p->st = KBUILD_FAIL;
@@ -459,6 +474,8 @@ void farm_build_all(struct farm *f)
 				      p->key, p->seconds);
 	}
 	free(slot);
+	close(jobserver[0]);
+	close(jobserver[1]);
 }
 
 int farm_build(struct farm *f, const struct config *c, struct result *r)

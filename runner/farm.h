@@ -74,8 +74,9 @@ struct result {
 	"  --accel tcg|kvm    QEMU accelerator (tcg)\n" \
 	"  --append WORD      add WORD to the kernel command line\n" \
 	"  --timeout SECONDS  boot time limit instead of the matrix's\n" \
-	"  --jobs N           make -jN (number of CPUs)\n" \
-	"  --builds N         kernels of distinct build keys built at a time (2)\n"
+	"  --jobs N           compile jobs at a time, in all (number of CPUs)\n" \
+	"  --builds N         kernels of distinct build keys built at a time,\n" \
+	"                     sharing the jobs through a make jobserver (2)\n"
 
 void farm_init(struct farm *f);
 
@@ -141,7 +142,9 @@ char *farm_outdir(const struct farm *f, const struct config *c);
  * @f->builds distinct build keys at a time, each in a forked worker
  *
  * On 2 cores one make -j2 leaves a core idle while it configures, links
- * and runs objtool; a second build fills it. farm_build() then hands each
+ * and runs objtool; a second build fills it. The makes share @f->jobs
+ * tokens of one GNU make jobserver, so together they never run more jobs
+ * than one make -j@f->jobs would. farm_build() then hands each
  * configuration its kernel's outcome. Does nothing for fewer than two keys
  * or --builds 1.
  */

@@ -107,7 +107,8 @@ static int kmake(const struct kbuild *kb, const struct config *c,
 	int code, ret;
 
 	strv_push(&argv, "make");
-	strv_pushf(&argv, "-j%d", kb->jobs);
+	if (!kb->jobserver)
+		strv_pushf(&argv, "-j%d", kb->jobs);
 	strv_pushf(&argv, "-C%s", kb->src->dir);
 	strv_pushf(&argv, "O=%s", dir);
 	strv_pushf(&argv, "ARCH=%s", c->s.kernel_arch);
@@ -126,6 +127,19 @@ static int kmake(const struct kbuild *kb, const struct config *c,
 	strv_push(&argv, target);
 	for (const char *const *e = build_env; *e; e++)
 		strv_push(&env, *e);
+	/*
+	 * A client of the farm's jobserver, as a sub-make would be. The make
+	 * itself runs one job without asking: that slot is a token too, taken
+	 * here and given back when it ends.
+	 */
+	if (kb->jobserver) {
+		char token;
+
+		while (read(kb->jobserver[0], &token, 1) < 0 && errno == EINTR)
+			;
+		strv_pushf(&env, "MAKEFLAGS=-j --jobserver-auth=%d,%d",
+			   kb->jobserver[0], kb->jobserver[1]);
+	}
 	/* The user's CCACHE_DIR if set: build directories can share one. */
 	if (!getenv("CCACHE_DIR"))
 		strv_pushf(&env, "CCACHE_DIR=%s/ccache", kb->build);
@@ -138,6 +152,8 @@ static int kmake(const struct kbuild *kb, const struct config *c,
 	p.out_append = 1;
 	p.err_to_out = 1;
 	ret = proc_run(&p, &code) == PROC_EXITED && code == 0 ? 0 : -1;
+	if (kb->jobserver && write(kb->jobserver[1], "+", 1) < 0)
+		ret = -1;
 	strv_release(&argv);
 	strv_release(&env);
 	return ret;

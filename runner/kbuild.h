@@ -22,7 +22,10 @@
 struct kbuild {
 	const char *build;	/* the build directory (absolute) */
 	const struct source *src;
-	int jobs;
+	int jobs;		/* make -jN, without a jobserver */
+	const int *jobserver;	/* NULL, or the pipe of a GNU make jobserver
+				 * shared with other builds: its tokens are
+				 * the jobs of all of them */
 	const char *log_prefix;	/* for progress lines */
 };
 
