@@ -104,9 +104,11 @@ static void child_exec(const struct proc *p, int errpipe)
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
-	fd = open("/dev/null", O_RDONLY);
+	fd = open("/dev/null", O_RDWR);
 	if (fd >= 0) {
 		dup2(fd, 0);
+		if (p->err_null)
+			dup2(fd, 2);
 		close(fd);
 	}
 	if (p->out_path) {
@@ -260,6 +262,7 @@ int proc_capture(const char *const *argv, char *buf, size_t size)
 		return -1;
 	p.argv = argv;
 	p.out_path = path;
+	p.err_null = 1;
 	if (proc_run(&p, &code) != PROC_EXITED || code != 0) {
 		close(fd);
 		unlink(path);

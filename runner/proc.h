@@ -17,6 +17,7 @@ struct proc {
 	const char *out_path;		/* stdout (and stderr) to this file */
 	int out_append;			/* append instead of truncate */
 	int err_to_out;			/* stderr to out_path as well */
+	int err_null;			/* stderr to /dev/null */
 	double timeout;			/* seconds; 0 means none */
 	pid_t pid;
 };
@@ -59,7 +60,8 @@ pid_t proc_fork(void);
 pid_t proc_wait_any(int *wstatus);
 
 /**
- * proc_capture() - run a child and collect its stdout (at most 64 KiB)
+ * proc_capture() - run a child and collect its stdout (at most 64 KiB);
+ * its stderr goes to /dev/null
  * @argv: the command
  * @buf: where the output goes, NUL-terminated, trailing newline removed
  * @size: size of @buf
