@@ -413,6 +413,11 @@ void farm_build_all(struct farm *f)
 		f->pre[f->npre].c = c;
 		snprintf(f->pre[f->npre].key, sizeof(f->pre->key), "%s",
 			 c->key);
+		/* Until its worker says otherwise: never a stale kernel */
+		f->pre[f->npre].st = KBUILD_FAIL;
+		err_set(&f->pre[f->npre].why,
+			"the build of kernel %s did not report its outcome",
+			c->key);
 		f->npre++;
 	}
 	if (f->npre < 2) {
@@ -435,7 +440,6 @@ void farm_build_all(struct farm *f)
 		struct prebuilt *p;
 		size_t i;
 		pid_t pid;
-		int ws;
 
 		while (running < (size_t)f->builds && next < f->npre) {
 			p = &f->pre[next++];
@@ -443,7 +447,6 @@ void farm_build_all(struct farm *f)
 			slot[running].pid = build_start(f, p->c, jobserver,
 							&slot[running].fd);
 			if (slot[running].pid < 0) {
-				p->st = KBUILD_FAIL;
 				err_set(&p->why, "cannot start a build: %s",
 					strerror(errno));
 				continue;
@@ -452,7 +455,7 @@ void farm_build_all(struct farm *f)
 		}
 		if (!running)
 			break;
-		pid = proc_wait_any(&ws);
+		pid = proc_wait_any();
 		for (i = 0; i < running && slot[i].pid != pid; i++)
 			;
 		if (i == running)
@@ -462,10 +465,6 @@ void farm_build_all(struct farm *f)
 			p->st = msg.st;
 			p->seconds = msg.seconds;
 			p->why = msg.why;
-		} else {
-			p->st = KBUILD_FAIL;
-			err_set(&p->why, "the build of kernel %s ended without a word (wait status %d)",
-				p->key, ws);
 		}
 		close(slot[i].fd);
 		slot[i] = slot[--running];

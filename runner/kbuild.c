@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Configures, verifies and builds one kernel per build key. */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,10 +134,13 @@ static int kmake(const struct kbuild *kb, const struct config *c,
 	 * here and given back when it ends.
 	 */
 	if (kb->jobserver) {
+		/* make sets the shared read end O_NONBLOCK: wait with poll */
+		struct pollfd pfd = { .fd = kb->jobserver[0], .events = POLLIN };
 		char token;
 
-		while (read(kb->jobserver[0], &token, 1) < 0 && errno == EINTR)
-			;
+		while (read(kb->jobserver[0], &token, 1) < 0 &&
+		       (errno == EINTR || errno == EAGAIN))
+			poll(&pfd, 1, -1);
 		strv_pushf(&env, "MAKEFLAGS=-j --jobserver-auth=%d,%d",
 			   kb->jobserver[0], kb->jobserver[1]);
 	}

@@ -174,12 +174,12 @@ pid_t proc_fork(void)
 	return pid;
 }
 
-pid_t proc_wait_any(int *wstatus)
+pid_t proc_wait_any(void)
 {
 	pid_t pid;
 
 	do
-		pid = waitpid(-1, wstatus, 0);
+		pid = waitpid(-1, NULL, 0);
 	while (pid < 0 && errno == EINTR);
 	if (pid > 0) {
 		kill(-pid, SIGKILL);

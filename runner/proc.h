@@ -53,11 +53,10 @@ pid_t proc_fork(void);
 
 /**
  * proc_wait_any() - wait for any proc_fork() child to end
- * @wstatus: as waitpid()'s
  *
  * Return: its pid, or -1 when there is none.
  */
-pid_t proc_wait_any(int *wstatus);
+pid_t proc_wait_any(void);
 
 /**
  * proc_capture() - run a child and collect its stdout (at most 64 KiB);
