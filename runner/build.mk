@@ -14,14 +14,22 @@ $(BUILD)/runner/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
--include $(RUNNER_OBJS:.o=.d)
+# The compiler launcher of kernel builds (runner/cc/sysfarm-cc.c), which
+# sysfarm finds beside itself.
+SYSFARM_CC_OBJS := $(BUILD)/runner/runner/cc/sysfarm-cc.o $(BUILD)/runner/runner/util.o
+all: $(BUILD)/sysfarm-cc
+
+$(BUILD)/sysfarm-cc: $(SYSFARM_CC_OBJS)
+	$(CC) -o $@ $^
+
+-include $(RUNNER_OBJS:.o=.d) $(SYSFARM_CC_OBJS:.o=.d)
 
 TESTS += tests/runner/t-matrix.sh tests/runner/t-goldens-abi.sh
 BOOT_TESTS += tests/runner/t-run.sh tests/runner/t-checkpatch.sh tests/runner/t-golden.sh tests/runner/t-bisect.sh tests/runner/t-faults.sh
-CHECK_DEPS += $(SYSFARM)
+CHECK_DEPS += $(SYSFARM) $(BUILD)/sysfarm-cc
 TESTS += tests/runner/t-diff.sh
 TESTS += tests/runner/t-report.sh
-TESTS += tests/runner/t-abi.sh
+TESTS += tests/runner/t-abi.sh tests/runner/t-cc.sh
 BOOT_TESTS += tests/runner/t-abi-boot.sh
 BOOT_TESTS += tests/ci/t-workflow.sh
 BOOT_TESTS += tests/runner/t-git-bisect.sh tests/runner/t-repro.sh tests/runner/t-source-drift.sh

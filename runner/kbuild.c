@@ -12,7 +12,7 @@
 
 #define LOG_TAIL_LINES 15
 /* Part of the build stamp: change it when kmake()'s flags change. */
-#define KBUILD_RECIPE "2: relative -fmacro-prefix-map"
+#define KBUILD_RECIPE "3: sysfarm-cc, ccache's depend mode"
 
 /* Reproducible builds: the same inputs give the same image. */
 static const char *const build_env[] = {
@@ -21,12 +21,6 @@ static const char *const build_env[] = {
 	"KBUILD_BUILD_HOST=sysfarm",
 	"KBUILD_BUILD_VERSION=1",
 	"CCACHE_SLOPPINESS=time_macros",
-	/*
-	 * Not depend mode (CCACHE_DEPEND), though a miss would cost one
-	 * compiler run instead of two: it does not see the .incbin of arm's
-	 * piggy.S, whose .d file does not name piggy_data, and handed back
-	 * the piggy.o of the last kernel: a zImage that booted old code.
-	 */
 	/* Our own make's jobserver must not leak into the kernel's. */
 	"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES",
 	NULL
@@ -97,14 +91,27 @@ static char *ccache_src(const char *build, const char *dir, const char *src)
 	return rel;
 }
 
-/* make -C SRC O=DIR ARCH=... CROSS_COMPILE=... CC="ccache ..." TARGETS */
+/* The compiler launcher (runner/cc/sysfarm-cc.c), beside this program. */
+static char *launcher(void)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	exe[n > 0 ? n : 0] = '\0';
+	slash = strrchr(exe, '/');
+	return xstrfmt("%.*s/sysfarm-cc", slash ? (int)(slash - exe) : 1,
+		       slash ? exe : ".");
+}
+
+/* make -C SRC O=DIR ARCH=... CROSS_COMPILE=... CC="sysfarm-cc ..." TARGETS */
 static int kmake(const struct kbuild *kb, const struct config *c,
 		 const char *dir, const char *log, const char *target)
 {
 	const char *cross = c->s.cross_compile ? c->s.cross_compile : "";
 	struct strv argv = STRV_INIT, env = STRV_INIT;
 	struct proc p = PROC_INIT;
-	char *rel;
+	char *rel, *cc;
 	int code, ret;
 
 	strv_push(&argv, "make");
@@ -114,8 +121,10 @@ static int kmake(const struct kbuild *kb, const struct config *c,
 	strv_pushf(&argv, "O=%s", dir);
 	strv_pushf(&argv, "ARCH=%s", c->s.kernel_arch);
 	strv_pushf(&argv, "CROSS_COMPILE=%s", cross);
-	strv_pushf(&argv, "CC=ccache %sgcc", cross);
-	strv_push(&argv, "HOSTCC=ccache gcc");
+	cc = launcher();
+	strv_pushf(&argv, "CC=%s %sgcc", cc, cross);
+	strv_pushf(&argv, "HOSTCC=%s gcc", cc);
+	free(cc);
 	/*
 	 * ccache's base directory hands the compiler relative paths, which
 	 * the kernel's -fmacro-prefix-map=$(srctree)/= does not match: map
