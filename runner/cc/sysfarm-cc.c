@@ -16,7 +16,8 @@
  * mode made). A stale object never outlives the command.
  *
  * Usage: sysfarm-cc COMPILER ARG... ; without a -Wp,-MD/-MMD,FILE or -MF
- * FILE dependency file, plain ccache in its default mode.
+ * FILE dependency file, or with the source on standard input ("-"), plain
+ * ccache in its default mode.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -27,18 +28,25 @@
 
 #include "../util.h"
 
-/* The dependency file the compiler is told to write, or NULL. */
+/*
+ * The dependency file the compiler is told to write, or NULL; NULL too for
+ * a source on standard input, which could not be read a second time.
+ */
 static const char *dep_file(int argc, char **argv)
 {
+	const char *dep = NULL;
+
 	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "-"))
+			return NULL;
 		if (!strncmp(argv[i], "-Wp,-MD,", 8))
-			return argv[i] + 8;
+			dep = argv[i] + 8;
 		if (!strncmp(argv[i], "-Wp,-MMD,", 9))
-			return argv[i] + 9;
+			dep = argv[i] + 9;
 		if (!strcmp(argv[i], "-MF") && i + 1 < argc)
-			return argv[i + 1];
+			dep = argv[i + 1];
 	}
-	return NULL;
+	return dep;
 }
 
 /* Does any file @dep names ("target: a.c b.h \ ...") contain .incbin? */

@@ -45,6 +45,9 @@ printf 'int broken(void) { return }\n' >broken.c
 compile broken.o broken.c 2>"$TMP/err"
 check "a compiler error is the launcher's failure (status $?)" test $? -ne 0
 check "... with the compiler's message" grep -q "expected" "$TMP/err"
+check "a source on standard input compiles once" sh -c \
+	"echo 'int from_stdin;' | '$CC' gcc -Wp,-MMD,.stdin.d -x c -c -o stdin.o - &&
+	 nm stdin.o | grep -q from_stdin"
 check "no dependency file: plain ccache runs (gcc --version)" \
 	sh -c "'$CC' gcc --version | grep -q '^gcc'"
 done_testing
