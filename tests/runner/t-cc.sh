@@ -14,19 +14,19 @@ compile() {
 	"$CC" gcc -Wp,-MMD,".$1.d" -c -o "$1" "$2"
 }
 
-# stat NAME: one of ccache's counters
-stat() {
+# counter NAME: one of ccache's statistics counters
+counter() {
 	ccache --print-stats | awk -v n="$1" '$1 == n { v = $2 } END { print v + 0 }'
 }
 
 printf 'int answer(void) { return 42; }\n' >plain.c
 check "a plain C file compiles" compile plain.o plain.c
 check "... in depend mode: a miss without running the preprocessor" \
-	test "$(stat cache_miss)" -eq 1 -a "$(stat preprocessed_cache_miss)" -eq 0
+	test "$(counter cache_miss)" -eq 1 -a "$(counter preprocessed_cache_miss)" -eq 0
 rm plain.o
 compile plain.o plain.c
 check "... and comes from the cache the second time" \
-	test "$(stat direct_cache_hit)" -eq 1 -a -f plain.o
+	test "$(counter direct_cache_hit)" -eq 1 -a -f plain.o
 
 printf '\t.section .rodata\n\t.incbin "data.bin"\n' >piggy.S
 printf '#define BLOB asm(".incbin \\"data.bin\\"")\n' >blob.h
