@@ -27,7 +27,7 @@ $(BUILD)/sysfarm-cc: $(SYSFARM_CC_OBJS)
 TESTS += tests/runner/t-matrix.sh tests/runner/t-goldens-abi.sh
 BOOT_TESTS += tests/runner/t-run.sh tests/runner/t-checkpatch.sh tests/runner/t-golden.sh tests/runner/t-bisect.sh tests/runner/t-faults.sh
 CHECK_DEPS += $(SYSFARM) $(BUILD)/sysfarm-cc
-TESTS += tests/runner/t-diff.sh
+TESTS += tests/runner/t-diff.sh tests/hostile/t-hostile.sh
 TESTS += tests/runner/t-report.sh
 TESTS += tests/runner/t-abi.sh tests/runner/t-cc.sh
 BOOT_TESTS += tests/runner/t-abi-boot.sh
