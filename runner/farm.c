@@ -234,6 +234,44 @@ static char *absolute(const char *path)
 	return xstrfmt("%s/%s", cwd, path);
 }
 
+/* Is @a the directory @b or one of its ancestors? Both real paths. */
+static int dir_contains(const char *a, const char *b)
+{
+	size_t n = strlen(a);
+
+	if (!strcmp(a, "/"))
+		return 1;
+	return !strncmp(a, b, n) && (b[n] == '/' || b[n] == '\0');
+}
+
+/*
+ * The farm makes, replaces and removes src/, pristine/, kernels/ and out/
+ * in its build directory: the root, the matrix's own directory, the home
+ * directory or a directory above them would lose files it does not own.
+ */
+static int build_dir_check(const struct farm *f)
+{
+	char *real = realpath(f->build, NULL);
+	const char *home = getenv("HOME");
+	char *rhome = home && *home ? realpath(home, NULL) : NULL;
+	const char *why = NULL;
+
+	if (!real)
+		return 0;	/* not there yet: made by the farm */
+	if (!strcmp(real, "/"))
+		why = "the root directory";
+	else if (dir_contains(real, f->top))
+		why = "the matrix's directory or above it";
+	else if (rhome && dir_contains(real, rhome))
+		why = "the home directory or above it";
+	if (why)
+		fprintf(stderr, "sysfarm: --build-dir '%s' is %s: the farm replaces src/, kernels/ and out/ in it; name a directory of its own\n",
+			f->build, why);
+	free(real);
+	free(rhome);
+	return why ? -1 : 0;
+}
+
 int farm_load(struct farm *f, char *const *names, int n)
 {
 	struct sf_err err;
@@ -251,6 +289,8 @@ int farm_load(struct farm *f, char *const *names, int n)
 
 		free(f->build);
 		f->build = b;
+		if (build_dir_check(f))
+			return SF_EXIT_USAGE;
 	}
 	if (!f->series)
 		f->series = xstrfmt("%s/patches/series", f->top);

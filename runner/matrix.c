@@ -180,12 +180,17 @@ static int parse_int(struct loader *ld, yaml_node_t *n, const struct field *f,
 static int check_file(struct loader *ld, yaml_node_t *s, const struct field *f)
 {
 	char *p = matrix_file(ld->m, scalar(s));
-	int ok = path_exists(p);
+	struct sf_err why;
+	int bad = input_check(p, INPUT_MAX_TEXT, &why);
+	int missing = bad && !path_exists(p);
 
 	free(p);
-	if (!ok)
+	if (missing)
 		return fail_at(ld, s, "'%s' names '%s', which does not exist",
 			       f->key, scalar(s));
+	/* Read later by kconfig, dtc, the initramfs: refuse what hangs. */
+	if (bad)
+		return fail_at(ld, s, "'%s' names %s", f->key, why.msg);
 	return 0;
 }
 
@@ -211,13 +216,45 @@ static int parse_list(struct loader *ld, yaml_node_t *n, const struct field *f,
 	return 0;
 }
 
-static int valid_tag(const char *t)
+/*
+ * Every name of the matrix ends up in file names (goldens, build/out/),
+ * GitHub's matrix and job names, and command lines: one rule for all,
+ * under which none can climb out of a directory or mean anything to a
+ * shell or a terminal.
+ */
+#define NAME_CHARS "abcdefghijklmnopqrstuvwxyz0123456789._-"
+#define NAME_LEN_MAX 64
+#define CONFIG_NAME_LEN_MAX 128
+
+/* Return: NULL when @s is a good name (or "" with @empty_ok), else why. */
+static const char *name_problem(const char *s, int empty_ok)
 {
-	for (; *t; t++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			    "0123456789_.+-", *t))
-			return 0;
-	return 1;
+	size_t len = strlen(s);
+
+	if (!len)
+		return empty_ok ? NULL : "is empty";
+	if (len > NAME_LEN_MAX)
+		return "is longer than 64 characters";
+	if (!strchr(NAME_CHARS, *s) || *s == '.' || *s == '_' || *s == '-')
+		return "must start with a lowercase letter or a digit";
+	if (strspn(s, NAME_CHARS) != len)
+		return "may hold only lowercase letters, digits and ._-";
+	return NULL;
+}
+
+/* A name or tag scalar: refused at @n with the rule. */
+static int check_name(struct loader *ld, yaml_node_t *n, const char *what,
+		      int empty_ok)
+{
+	const char *why = name_problem(scalar(n), empty_ok);
+	char shown[80];
+
+	if (!why)
+		return 0;
+	/* The name itself may hold escapes or newlines: show it quoted. */
+	str_quote(shown, sizeof(shown), scalar(n));
+	return fail_at(ld, n, "%s %s %s ([a-z0-9][a-z0-9._-]*, at most %d characters)",
+		       what, shown, why, NAME_LEN_MAX);
 }
 
 static int parse_fields(struct loader *ld, yaml_node_t *map,
@@ -236,9 +273,8 @@ static int parse_field(struct loader *ld, const struct field *f,
 			return -1;
 		if (f->type == F_FILE && check_file(ld, v, f))
 			return -1;
-		if (f->off == S(tag) && !valid_tag(scalar(v)))
-			return fail_at(ld, v, "tag '%s' may hold only letters, digits and _.+-",
-				       scalar(v));
+		if (f->off == S(tag) && check_name(ld, v, "tag", 1))
+			return -1;
 		free(*(char **)dst);
 		*(char **)dst = xstrdup(scalar(v));
 		return 0;
@@ -354,6 +390,16 @@ static int parse_axes(struct loader *ld, yaml_node_t *map)
 		char *what;
 		int r;
 
+		if (check_name(ld, k, "axis name", 0))
+			return -1;
+		/*
+		 * Axis names share include entries with the settings and
+		 * `sysfarm list --json` objects with its fields.
+		 */
+		if (field_find(settings_fields, scalar(k)) ||
+		    !strcmp(scalar(k), "config") || !strcmp(scalar(k), "key"))
+			return fail_at(ld, k, "axis name '%s' is reserved (a setting, or a field of 'sysfarm list --json')",
+				       scalar(k));
 		m->axes = xrealloc(m->axes, (m->naxes + 1) * sizeof(*m->axes));
 		a = &m->axes[m->naxes++];
 		memset(a, 0, sizeof(*a));
@@ -372,6 +418,8 @@ static int parse_axes(struct loader *ld, yaml_node_t *map)
 			yaml_node_t *vv = node(ld, q->value);
 			struct axis_value *av;
 
+			if (check_name(ld, vk, "value", 0))
+				return -1;
 			a->values = xrealloc(a->values, (a->nvalues + 1) *
 					     sizeof(*a->values));
 			av = &a->values[a->nvalues++];
@@ -637,9 +685,13 @@ static int finish_configs(struct loader *ld)
 		settings_release(&c->s, settings_fields);
 		c->s = s;
 		c->name = name;
-		if (!*name || *name == '.' || *name == '-')
-			return err_set(ld->err, "%s:%d:%d: configuration name '%s' is not usable",
-				       m->path, last->line, last->col, name);
+		if (!*name)
+			return err_set(ld->err, "%s:%d:%d: a configuration has an empty name (every tag of its values is \"\")",
+				       m->path, last->line, last->col);
+		if (strlen(name) > CONFIG_NAME_LEN_MAX)
+			return err_set(ld->err, "%s:%d:%d: configuration name '%.40s...' is longer than %d characters",
+				       m->path, last->line, last->col, name,
+				       CONFIG_NAME_LEN_MAX);
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(m->configs[j].name, name))
 				return err_set(ld->err, "%s:%d:%d: duplicate configuration name '%s' (give the axis values distinct tags)",
@@ -725,6 +777,8 @@ int matrix_load(struct matrix *m, const char *path, struct sf_err *err)
 	char *slash, *dir;
 
 	m->path = xstrdup(path);
+	if (!*path)
+		return err_set(err, "sysfarm: --matrix names no file (an empty argument)");
 	dir = xstrdup(path);
 	slash = strrchr(dir, '/');
 	if (slash)
@@ -752,15 +806,23 @@ int matrix_select(const struct matrix *m, char *const *names, int n,
 		return count;
 	}
 	for (int a = 0; a < n; a++) {
-		size_t i;
+		size_t i, j;
 
 		for (i = 0; i < m->nconfigs; i++)
 			if (!strcmp(m->configs[i].name, names[a]))
 				break;
-		if (i == m->nconfigs)
-			return err_set(err, "unknown configuration '%s' (see 'sysfarm list')",
-				       names[a]);
-		(*sel)[count++] = i;
+		if (i == m->nconfigs) {
+			char shown[80];
+
+			return err_set(err, "unknown configuration %s (see 'sysfarm list')",
+				       str_quote(shown, sizeof(shown),
+						 names[a]));
+		}
+		/* Named twice is meant once: it boots once. */
+		for (j = 0; j < count && (*sel)[j] != i; j++)
+			;
+		if (j == count)
+			(*sel)[count++] = i;
 	}
 	return count;
 }

@@ -504,15 +504,11 @@ static int json_parse(const char *name, const char *buf, size_t len,
 int snap_json_read(const char *path, json_t **out, struct sf_err *err)
 {
 	size_t len;
-	char *buf = file_read(path, &len);
-	int ret, saved;
+	int ret, bad;
+	char *buf = input_read(path, INPUT_MAX_JSON, &len, &bad, err);
 
-	if (!buf) {
-		saved = errno;
-		err_set(err, "%s: cannot read: %s", path, strerror(saved));
-		errno = saved;
-		return SNAP_EIO;
-	}
+	if (!buf)
+		return bad ? SNAP_EBADINPUT : SNAP_EIO;
 	ret = json_parse(path, buf, len, out, err);
 	free(buf);
 	return ret;

