@@ -235,10 +235,10 @@ static const char *name_problem(const char *s, int empty_ok)
 		return empty_ok ? NULL : "is empty";
 	if (len > NAME_LEN_MAX)
 		return "is longer than 64 characters";
-	if (!strchr(NAME_CHARS, *s) || *s == '.' || *s == '_' || *s == '-')
-		return "must start with a lowercase letter or a digit";
 	if (strspn(s, NAME_CHARS) != len)
 		return "may hold only lowercase letters, digits and ._-";
+	if (*s == '.' || *s == '_' || *s == '-')
+		return "must start with a lowercase letter or a digit";
 	return NULL;
 }
 
