@@ -18,12 +18,11 @@ int series_read(const char *series, struct strv *patches,
 		struct strv *subjects, struct sf_err *err)
 {
 	char *buf, *line, *save = NULL, *dir, *slash;
-	int lineno = 0, ret = 0;
+	int lineno = 0, ret = 0, bad;
 
-	buf = file_read(series, NULL);
+	buf = input_read(series, INPUT_MAX_TEXT, NULL, &bad, err);
 	if (!buf)
-		return err_set(err, "%s: cannot read: %s", series,
-			       strerror(errno));
+		return -1;
 	dir = xstrdup(series);
 	slash = strrchr(dir, '/');
 	if (slash)
@@ -58,6 +57,16 @@ int series_read(const char *series, struct strv *patches,
 		if (!rp) {
 			ret = err_set(err, "%s:%d:%d: no patch file '%s'",
 				      series, lineno, col, p);
+			break;
+		}
+		/* patch(1) reads it: a FIFO or a device would hang it. */
+		if (input_check(rp, INPUT_MAX_PATCH, err)) {
+			char *why = xstrdup(err->msg);
+
+			ret = err_set(err, "%s:%d:%d: %s", series, lineno, col,
+				      why);
+			free(why);
+			free(rp);
 			break;
 		}
 		strv_push(patches, rp);

@@ -227,6 +227,10 @@ char *input_read(const char *path, size_t max, size_t *len, int *bad,
 	int fd;
 
 	*bad = 0;
+	if (!*path) {
+		err_set(err, "'': cannot open: an empty file name");
+		return NULL;
+	}
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		err_set(err, "%s: cannot open: %s", path, strerror(errno));
