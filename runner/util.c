@@ -213,7 +213,7 @@ int input_check(const char *path, size_t max, struct sf_err *err)
 	struct stat st;
 
 	if (stat(path, &st) < 0)
-		return err_set(err, "%s: cannot open: %s", path,
+		return err_set(err, "%s: cannot read: %s", path,
 			       strerror(errno));
 	return input_stat_bad(path, &st, max, err) ? -1 : 0;
 }
@@ -228,16 +228,16 @@ char *input_read(const char *path, size_t max, size_t *len, int *bad,
 
 	*bad = 0;
 	if (!*path) {
-		err_set(err, "'': cannot open: an empty file name");
+		err_set(err, "'': cannot read: an empty file name");
 		return NULL;
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
-		err_set(err, "%s: cannot open: %s", path, strerror(errno));
+		err_set(err, "%s: cannot read: %s", path, strerror(errno));
 		return NULL;
 	}
 	if (fstat(fd, &st) < 0) {
-		err_set(err, "%s: cannot open: %s", path, strerror(errno));
+		err_set(err, "%s: cannot read: %s", path, strerror(errno));
 		close(fd);
 		return NULL;
 	}

@@ -83,7 +83,7 @@ char *file_read(const char *path, size_t *len);
  * refused without reading more than @max + 1 bytes. A FIFO is opened
  * without blocking.
  *
- * Return: a malloc'd buffer; NULL with @err set to "PATH: cannot open:
+ * Return: a malloc'd buffer; NULL with @err set to "PATH: cannot read:
  * ..." and *@bad 0 when the file cannot be read, or to "PATH: not a
  * regular file (a FIFO)" / "PATH: larger than N MiB" and *@bad 1 for bad
  * input.
