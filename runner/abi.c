@@ -480,10 +480,13 @@ void abi_check(const struct abi_table *t, json_t *snap,
 	tree_release(&tr);
 }
 
-int abi_kconfig_read(const char *path, struct strv *options)
+int abi_kconfig_read(const char *path, struct strv *options,
+		     struct sf_err *err)
 {
-	char *buf = file_read(path, NULL), *line, *save = NULL;
+	char *line, *save = NULL, *buf;
+	int bad;
 
+	buf = input_read(path, INPUT_MAX_TEXT, NULL, &bad, err);
 	if (!buf)
 		return -1;
 	for (line = strtok_r(buf, "\n", &save); line;
@@ -505,11 +508,8 @@ int abi_kconfig_config(const struct matrix *m, const struct config *c,
 {
 	for (size_t i = 0; i < c->s.fragments.n; i++) {
 		char *path = matrix_file(m, c->s.fragments.v[i]);
-		int bad = abi_kconfig_read(path, options);
+		int bad = abi_kconfig_read(path, options, err);
 
-		if (bad)
-			err_set(err, "%s: cannot read: %s", path,
-				strerror(errno));
 		free(path);
 		if (bad)
 			return -1;

@@ -105,9 +105,10 @@ int abi_check_docs(const struct abi_table *t, const char *tree,
 /**
  * abi_kconfig_read() - the CONFIG_X set to y or m in a .config or fragment
  *
- * Return: 0, or -1 with errno set.
+ * Return: 0, or -1 with @err set (input_read()'s messages).
  */
-int abi_kconfig_read(const char *path, struct strv *options);
+int abi_kconfig_read(const char *path, struct strv *options,
+		     struct sf_err *err);
 
 struct matrix;
 struct config;

@@ -110,11 +110,11 @@ static int file_check(const struct abi_table *t, const struct abi_opts *o,
 {
 	struct strv kconfig = STRV_INIT;
 	int status = SF_EXIT_USAGE;
+	struct sf_err err;
 
 	for (size_t i = 0; i < o->kconfig.n; i++)
-		if (abi_kconfig_read(o->kconfig.v[i], &kconfig)) {
-			fprintf(stderr, "sysfarm: cannot read '%s': %s\n",
-				o->kconfig.v[i], strerror(errno));
+		if (abi_kconfig_read(o->kconfig.v[i], &kconfig, &err)) {
+			fprintf(stderr, "sysfarm: %s\n", err.msg);
 			goto out;
 		}
 	status = snapshot_check(t, o->snapshot, o->snapshot, &kconfig, seen);
@@ -159,7 +159,9 @@ static int docs_check(const struct farm *f, const struct abi_opts *o,
 	int checked = abi_check_docs(t, tree, &fs, &err);
 	size_t n = abi_count(&fs);
 
-	if (checked < 0) {
+	if (checked < 0 && o->tree) {
+		fprintf(stderr, "sysfarm: %s\n", err.msg);
+	} else if (checked < 0) {
 		fprintf(stderr, "sysfarm: %s ('sysfarm build' prepares %s/src, or use --kernel-tree)\n",
 			err.msg, f->build);
 	} else {
@@ -212,7 +214,9 @@ int cmd_abi(int argc, char **argv)
 		status = file_check(&t, &o, seen);
 	else
 		status = configs_check(&f, &o, &t, seen);
-	status = status_fold(status, docs_check(&f, &o, &t));
+	/* Bad input is reported alone: the first error wins. */
+	if (status != SF_EXIT_USAGE)
+		status = status_fold(status, docs_check(&f, &o, &t));
 	for (size_t r = 0; r < t.n; r++)
 		if (!seen[r])
 			printf("not observed: %s:%zu %s\n", t.path,

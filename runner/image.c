@@ -64,11 +64,11 @@ static int cpio_file(struct cpio *a, const char *name, unsigned int perm,
 		     const char *path, struct sf_err *err)
 {
 	size_t len;
-	char *buf = file_read(path, &len);
+	int bad;
+	char *buf = input_read(path, INPUT_MAX_BLOB, &len, &bad, err);
 
 	if (!buf)
-		return err_set(err, "%s: cannot read: %s", path,
-			       strerror(errno));
+		return -1;
 	cpio_entry(a, name, S_IFREG | perm, buf, len, 0, 0);
 	free(buf);
 	return 0;

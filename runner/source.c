@@ -60,7 +60,7 @@ int series_read(const char *series, struct strv *patches,
 			break;
 		}
 		/* patch(1) reads it: a FIFO or a device would hang it. */
-		if (input_check(rp, INPUT_MAX_PATCH, err)) {
+		if (input_check(rp, INPUT_MAX_BLOB, err)) {
 			char *why = xstrdup(err->msg);
 
 			ret = err_set(err, "%s:%d:%d: %s", series, lineno, col,

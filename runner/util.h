@@ -69,7 +69,7 @@ char *file_read(const char *path, size_t *len);
 #define INPUT_MAX_YAML (4u << 20)	/* matrix, redactions, ABI table */
 #define INPUT_MAX_TEXT (4u << 20)	/* fragments, probes, series, .config */
 #define INPUT_MAX_JSON (64u << 20)	/* snapshots, goldens, results */
-#define INPUT_MAX_PATCH (64u << 20)	/* one patch of a series */
+#define INPUT_MAX_BLOB (64u << 20)	/* a patch, a file for the guest */
 
 /**
  * input_read() - read a whole input file: a regular file of at most @max
