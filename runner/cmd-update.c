@@ -15,9 +15,13 @@ static const char usage[] =
 	"usage: sysfarm update [OPTIONS] [CONFIG...]\n\n"
 	"Runs the configurations like `check` and writes expected/CONFIG.json\n"
 	"for each NEW or DIFF one (or whose inputs changed), each atomically.\n"
-	"Over the whole matrix, obsolete goldens are removed. Refuses under CI=true:\n"
-	"the would-be goldens stay in BUILD/out/CONFIG/snapshot.json with\n"
-	"snapshot.diff, for a reviewer to accept locally.\n\n"
+	"Over the whole matrix, once every configuration gave a snapshot, obsolete\n"
+	"goldens are removed, each named first: the DIR/NAME.json sysfarm wrote\n"
+	"(a snapshot whose header has inputs and snapshotter) that no\n"
+	"configuration is named after; links and other files are left alone.\n"
+	"Refuses under CI=true: the would-be goldens stay in\n"
+	"BUILD/out/CONFIG/snapshot.json with snapshot.diff, for a reviewer to\n"
+	"accept locally.\n\n"
 	"  --force            write goldens even under CI=true\n"
 	GOLDEN_USAGE
 	FARM_USAGE;
@@ -81,7 +85,7 @@ int cmd_update(int argc, char **argv)
 	const char *ci = getenv("CI");
 	struct golden_run run;
 	struct farm f;
-	int status, changes = 0;
+	int status, changes = 0, untested = 0;
 
 	farm_init(&f);
 	f.uses_source = 1;
@@ -100,6 +104,7 @@ int cmd_update(int argc, char **argv)
 
 		if (v != V_PASS && v != V_DIFF && v != V_NEW) {
 			status = SF_EXIT_UNTESTED;
+			untested++;
 			continue;
 		}
 		if (v == V_PASS && !run.inputs_changed[s].n)
@@ -115,15 +120,22 @@ int cmd_update(int argc, char **argv)
 		printf("wrote %s/%s.json (%s)\n", run.expected, c->name,
 		       verdict_name(v));
 	}
-	for (size_t k = 0; f.nsel == f.m.nconfigs && k < run.obsolete.n; k++) {
+	if (f.nsel == f.m.nconfigs && run.obsolete.n && untested)
+		printf("obsolete goldens kept because %d configuration%s gave no snapshot\n",
+		       untested, untested == 1 ? "" : "s");
+	/* Only a whole run's snapshots prove that no configuration makes it */
+	for (size_t k = 0; f.nsel == f.m.nconfigs && !untested &&
+			   k < run.obsolete.n; k++) {
 		changes++;
 		if (ci && !strcmp(ci, "true") && !o.force)
 			continue;
-		if (unlink(run.obsolete.v[k]))
+		printf("removing obsolete %s\n", run.obsolete.v[k]);
+		fflush(stdout);
+		if (unlink(run.obsolete.v[k])) {
 			fprintf(stderr, "sysfarm: cannot remove '%s': %s\n",
 				run.obsolete.v[k], strerror(errno));
-		else
-			printf("removed obsolete %s\n", run.obsolete.v[k]);
+			status = SF_EXIT_UNTESTED;
+		}
 	}
 	if (changes && ci && !strcmp(ci, "true") && !o.force) {
 		fprintf(stderr, "sysfarm: CI=true: %d golden change%s not written (--force to write); the would-be goldens are %s/out/<config>/snapshot.json, their diffs snapshot.diff\n",

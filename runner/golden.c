@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "exitcode.h"
 #include "golden.h"
@@ -51,26 +52,84 @@ static int goldens_validate(const struct farm *f, struct golden_run *run)
 	return bad;
 }
 
+/* The runner's "inputs" beside the guest's "snapshotter": sysfarm's. */
+static int header_is_ours(json_t *snap)
+{
+	json_t *h = json_object_get(snap, "header");
+
+	return json_is_object(json_object_get(h, "inputs")) &&
+	       json_is_string(json_object_get(h, "snapshotter"));
+}
+
+/*
+ * Why @path is not a golden sysfarm wrote, or NULL if it is one. Nothing
+ * else may be removed as obsolete: not a link, a device, a FIFO (never
+ * opened), nor a stranger's JSON.
+ */
+static const char *golden_foreign(const char *path)
+{
+	const char *why = NULL;
+	struct sf_err err;
+	struct stat st;
+	json_t *j = NULL;
+
+	if (lstat(path, &st))
+		why = strerror(errno);
+	else if (S_ISLNK(st.st_mode))
+		why = "a symbolic link";
+	else if (!S_ISREG(st.st_mode))
+		why = "not a regular file";
+	else if (snap_load(path, &j, &err))
+		why = "not a snapshot";
+	else if (!header_is_ours(j))
+		why = "its header is not sysfarm's";
+	json_decref(j);
+	return why;
+}
+
+/* scandir()'s filter: a golden is named CONFIG.json */
+static int json_name(const struct dirent *e)
+{
+	size_t len = strlen(e->d_name);
+
+	return len > 5 && !strcmp(e->d_name + len - 5, ".json");
+}
+
+/* Is @name, which ends in ".json", a configuration's golden? */
+static int golden_of_config(const struct farm *f, const char *name)
+{
+	size_t len = strlen(name) - 5;
+
+	for (size_t i = 0; i < f->m.nconfigs; i++)
+		if (strlen(f->m.configs[i].name) == len &&
+		    !strncmp(f->m.configs[i].name, name, len))
+			return 1;
+	return 0;
+}
+
+/* The *.json in DIR no configuration is named after, sysfarm's or not. */
 static void goldens_obsolete(const struct farm *f, struct golden_run *run)
 {
-	DIR *d = opendir(run->expected);
-	struct dirent *e;
+	struct dirent **names;
+	int n = scandir(run->expected, &names, json_name, alphasort);
 
-	while (d && (e = readdir(d))) {
-		size_t len = strlen(e->d_name), i;
+	for (int k = 0; k < n; k++) {
+		const char *name = names[k]->d_name, *why;
+		char *path = xstrfmt("%s/%s", run->expected, name);
 
-		if (len < 6 || strcmp(e->d_name + len - 5, ".json"))
-			continue;
-		for (i = 0; i < f->m.nconfigs; i++)
-			if (strlen(f->m.configs[i].name) == len - 5 &&
-			    !strncmp(f->m.configs[i].name, e->d_name, len - 5))
-				break;
-		if (i == f->m.nconfigs)
-			strv_pushf(&run->obsolete, "%s/%s", run->expected,
-				   e->d_name);
+		if (!golden_of_config(f, name)) {
+			why = golden_foreign(path);
+			if (why)
+				strv_pushf(&run->foreign, "%s: not a sysfarm golden (%s), left alone",
+					   path, why);
+			else
+				strv_push(&run->obsolete, path);
+		}
+		free(path);
+		free(names[k]);
 	}
-	if (d)
-		closedir(d);
+	if (n >= 0)
+		free(names);
 }
 
 /* One "name: old -> new" line per input that differs. */
@@ -237,7 +296,6 @@ int golden_run(struct farm *f, const struct golden_opts *o,
 	free(reds);
 	if (goldens_validate(f, run) || (o->abi && abi_load(run)))
 		return SF_EXIT_USAGE;
-	goldens_obsolete(f, run);
 
 	farm_build_all(f);
 	for (size_t s = 0; s < f->nsel; s++) {
@@ -254,6 +312,8 @@ int golden_run(struct farm *f, const struct golden_opts *o,
 		run->results[s].seconds = now_seconds() - t;
 		farm_result_save(f, c, &run->results[s]);
 	}
+	/* After the builds: what `update` removes is what is there now */
+	goldens_obsolete(f, run);
 	/* The tree every snapshot was built from, if one was prepared */
 	if (run->abi.path && f->src_state > 0 &&
 	    abi_check_docs(&run->abi, f->src.dir, &run->abi_stale, &err) < 0)
@@ -306,6 +366,8 @@ void golden_print(const struct farm *f, const struct golden_run *run,
 	for (size_t i = 0; i < run->obsolete.n; i++)
 		printf("\n%s: obsolete: no configuration produces it\n",
 		       run->obsolete.v[i]);
+	for (size_t i = 0; i < run->foreign.n; i++)
+		printf("\n%s\n", run->foreign.v[i]);
 	if (abi_count(&run->abi_stale)) {
 		printf("\n%s: rows Documentation/ABI no longer has:\n",
 		       run->abi.path);
@@ -328,6 +390,7 @@ void golden_release(const struct farm *f, struct golden_run *run)
 	free(run->results);
 	free(run->expected);
 	strv_release(&run->obsolete);
+	strv_release(&run->foreign);
 	redactions_release(&run->reds);
 	json_decref(run->report);
 }

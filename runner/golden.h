@@ -43,7 +43,10 @@ struct golden_run {
 	struct result *results;		/* indexed like f->sel */
 	struct diff *diffs;
 	struct strv *inputs_changed;	/* "name: old -> new" lines */
-	struct strv obsolete;		/* goldens no configuration makes */
+	struct strv obsolete;		/* sysfarm's goldens no configuration
+					 * makes: DIR/NAME.json */
+	struct strv foreign;		/* other DIR/NAME.json, left alone: one
+					 * message each */
 	struct abi_table abi;		/* empty without opts->abi or table */
 	struct abi_findings *abi_found;	/* indexed like f->sel */
 	struct abi_findings abi_stale;	/* rows Documentation/ABI lost */
@@ -58,7 +61,10 @@ struct golden_run {
  * the ABI table finds fault with is ABI-MISMATCH, and the table's
  * Documentation/ABI rows are checked against the tree that was built.
  * Writes build/out/<config>/snapshot.diff beside each snapshot and the
- * results file.
+ * results file. After the builds, lists the goldens no configuration of
+ * the matrix is named after: obsolete if sysfarm wrote them (a regular
+ * file, a snapshot whose header has "inputs" and "snapshotter"), foreign
+ * otherwise.
  *
  * Return: 0, or SF_EXIT_USAGE after printing a bad input's message.
  */
@@ -70,14 +76,14 @@ char *golden_path(const struct golden_run *run, const struct config *c);
 
 /*
  * The summary table, then per configuration its inputs changes (first, on
- * their own lines) and its diff, then obsolete goldens.
+ * their own lines) and its diff, then obsolete goldens and foreign files.
  */
 void golden_print(const struct farm *f, const struct golden_run *run,
 		  int color);
 
 /*
  * The folded exit status; an obsolete golden or a stale row of the ABI
- * table counts as a difference.
+ * table counts as a difference, a foreign file does not.
  */
 int golden_status(const struct farm *f, const struct golden_run *run);
 

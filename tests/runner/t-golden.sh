@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Goldens end to end: the matrix passes against expected/; a patch that
 # changes one mode, one value and removes one attribute makes exactly the
-# sysfs-on configurations DIFF, naming those paths; NEW, obsolete goldens,
+# sysfs-on configurations DIFF, naming those paths; NEW, obsolete goldens
+# (update removes only its own, after a whole matrix gave snapshots),
 # changed inputs, CI=true refusal, and interrupted updates.
 . "$(dirname "$0")/../lib.sh"
 cd "$TOP" || exit 1
@@ -113,4 +114,32 @@ check "another source version, same ABI: still PASS (status $?)" test $? -eq 0
 check "... the changed input is reported first, on its own line" \
 	grep -q '^inputs changed: source: linux-source-6.1 6.1.190-1 -> ' \
 	"$TMP/out"
+
+# A whole matrix of one configuration (the kernel is the one just used)
+# that gives its snapshot: update removes the goldens sysfarm wrote that
+# it does not make, naming each first, and leaves a link and a stranger's
+# file alone.
+sed -e '/^include:/,$d' \
+	-e 's#\(\[\|, \|: \)\(patches\|snapshotter\|build\)/#\1'"$TOP"'/\2/#g' \
+	matrix.yaml >"$TMP/one.yaml"
+printf '%s\n' 'exclude:' '  - {arch: arm}' '  - {sysfs: "on"}' \
+	'  - {tca6507: emulated}' >>"$TMP/one.yaml"
+cp -r expected "$TMP/one"
+echo '{"name": "not-a-golden"}' >"$TMP/one/package.json"
+ln -s "$TOP/expected/arm-sysfs-on.json" "$TMP/one/link.json"
+CI= "$SYSFARM" update --matrix "$TMP/one.yaml" --build-dir build \
+	--series patches/series --expected "$TMP/one" >"$TMP/out" 2>&1
+check "update, every configuration with a snapshot (status $?)" \
+	test $? -eq 0
+(cd expected && ls ./*.json) | grep -v x86_64-sysfs-off.json |
+	sed "s|^\.|removing obsolete $TMP/one|" | LC_ALL=C sort >"$TMP/expect"
+grep '^removing obsolete ' "$TMP/out" | LC_ALL=C sort >"$TMP/actual"
+check "... names each of the seven other goldens" \
+	diff -u "$TMP/expect" "$TMP/actual"
+ls "$TMP/one" | LC_ALL=C sort >"$TMP/actual"
+printf '%s\n' abi.yaml link.json package.json redactions.yaml \
+	x86_64-sysfs-off.json >"$TMP/expect"
+check "... removes them, keeps the link and the stranger's file" \
+	diff -u "$TMP/expect" "$TMP/actual"
+check "... and the link's target" test -s expected/arm-sysfs-on.json
 done_testing
