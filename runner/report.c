@@ -21,6 +21,9 @@ static enum verdict verdict_of(json_t *c)
 	return name ? (enum verdict)v : V_NR;
 }
 
+/* More than anyone waits, and a sum of them stays finite. */
+#define SECONDS_MAX 1e9
+
 /* What is wrong with one configuration's entry, or NULL. */
 static const char *config_bad(json_t *c)
 {
@@ -38,6 +41,8 @@ static const char *config_bad(json_t *c)
 	json_t *v, *in;
 	size_t i;
 
+	if (!json_is_object(c))
+		return "must be an object";
 	if (!json_is_string(json_object_get(c, "config")))
 		return "\"config\" must be a string";
 	if (verdict_of(c) == V_NR)
@@ -48,6 +53,10 @@ static const char *config_bad(json_t *c)
 		    !(optional[i].type == JSON_REAL && json_is_integer(v)))
 			return optional[i].bad;
 	}
+	v = json_object_get(c, "seconds");
+	if (v && (json_number_value(v) < 0 ||
+		  json_number_value(v) > SECONDS_MAX))
+		return "\"seconds\" must be from 0 to 1e9";
 	v = json_object_get(c, "inputs_changed");
 	json_array_foreach(v, i, in)
 		if (!json_is_string(in))
