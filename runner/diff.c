@@ -683,6 +683,12 @@ int diff_from_json(struct diff *d, json_t *arr, const char *what,
 		if (k == DIFF_NR)
 			return err_set(err, "%s[%zu]: unknown kind '%s'", what,
 				       i, kind);
+		/* diff_change_format() prints the side that has the node */
+		if ((k == DIFF_ADDED && !json_is_string(new)) ||
+		    (k == DIFF_REMOVED && !json_is_string(old)))
+			return err_set(err, "%s[%zu]: '%s' entry has no '%s'",
+				       what, i, kind,
+				       k == DIFF_ADDED ? "new" : "old");
 		change_add(d, (enum diff_kind)k, path,
 			   xstrdup_or_null(json_string_value(old)),
 			   xstrdup_or_null(json_string_value(new)));

@@ -79,6 +79,10 @@ json_t *diff_to_json(const struct diff *d);
  * diff_from_json() - append the changes of a diff_to_json() array to @d
  * @what: names the array in messages
  *
+ * Refuses what diff_to_json() never writes and diff_change_format()
+ * could not print: an "added" change whose "new" is not a string, a
+ * "removed" one whose "old" is not.
+ *
  * Return: 0, or -1 with @err set ("WHAT[3]: unknown kind 'x'").
  */
 int diff_from_json(struct diff *d, json_t *arr, const char *what,

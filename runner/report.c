@@ -21,6 +21,9 @@ static enum verdict verdict_of(json_t *c)
 	return name ? (enum verdict)v : V_NR;
 }
 
+/* More than anyone waits, and a sum of them stays finite. */
+#define SECONDS_MAX 1e9
+
 /* What is wrong with one configuration's entry, or NULL. */
 static const char *config_bad(json_t *c)
 {
@@ -38,6 +41,8 @@ static const char *config_bad(json_t *c)
 	json_t *v, *in;
 	size_t i;
 
+	if (!json_is_object(c))
+		return "must be an object";
 	if (!json_is_string(json_object_get(c, "config")))
 		return "\"config\" must be a string";
 	if (verdict_of(c) == V_NR)
@@ -48,6 +53,10 @@ static const char *config_bad(json_t *c)
 		    !(optional[i].type == JSON_REAL && json_is_integer(v)))
 			return optional[i].bad;
 	}
+	v = json_object_get(c, "seconds");
+	if (v && (json_number_value(v) < 0 ||
+		  json_number_value(v) > SECONDS_MAX))
+		return "\"seconds\" must be from 0 to 1e9";
 	v = json_object_get(c, "inputs_changed");
 	json_array_foreach(v, i, in)
 		if (!json_is_string(in))
@@ -105,8 +114,12 @@ int report_load(const char *path, json_t **out, struct sf_err *err)
 	return 0;
 }
 
-/* Control characters other than tab as \xHH: a line stays one line. */
-static char *text_clean(const char *s, size_t n)
+/*
+ * @n bytes of @s with control characters other than tab as \xHH, so that
+ * a line stays one line, and the characters in @special after a
+ * backslash.
+ */
+static char *text_clean(const char *s, size_t n, const char *special)
 {
 	char *out = xmalloc(4 * n + 1), *o = out;
 	size_t i;
@@ -114,10 +127,14 @@ static char *text_clean(const char *s, size_t n)
 	for (i = 0; i < n; i++) {
 		unsigned char ch = (unsigned char)s[i];
 
-		if ((ch < 0x20 && ch != '\t') || ch == 0x7f)
+		if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
 			o += sprintf(o, "\\x%02x", ch);
-		else
+		} else if (strchr(special, ch)) {
+			*o++ = '\\';
 			*o++ = (char)ch;
+		} else {
+			*o++ = (char)ch;
+		}
 	}
 	*o = '\0';
 	return out;
@@ -138,14 +155,14 @@ static void case_lines(json_t *c, struct strv *lines)
 
 	json_array_foreach(json_object_get(c, "inputs_changed"), i, v) {
 		char *s = text_clean(json_string_value(v),
-				     json_string_length(v));
+				     json_string_length(v), "");
 
 		strv_pushf(lines, "input changed: %s", s);
 		free(s);
 	}
 	while (msg && *msg) {
 		size_t n = strcspn(msg, "\n");
-		char *s = text_clean(msg, n);
+		char *s = text_clean(msg, n, "");
 
 		strv_push(lines, s);
 		free(s);
@@ -155,9 +172,12 @@ static void case_lines(json_t *c, struct strv *lines)
 	if (json_object_get(c, "diff") &&
 	    !diff_from_json(&d, json_object_get(c, "diff"), "diff", &err))
 		for (i = 0; i < d.n; i++) {
-			char *s = diff_change_format(&d.v[i], 0);
+			/* old and new come from the file as they are */
+			char *line = diff_change_format(&d.v[i], 0);
+			char *s = text_clean(line, strlen(line), "");
 
 			strv_push(lines, s);
+			free(line);
 			free(s);
 		}
 	diff_release(&d);
@@ -187,12 +207,17 @@ int report_tap(FILE *out, json_t *results)
 
 	fprintf(out, "TAP version 13\n1..%zu\n", json_array_size(configs));
 	json_array_foreach(configs, i, c) {
+		json_t *name = json_object_get(c, "config");
 		enum verdict v = verdict_of(c);
 		struct strv lines = STRV_INIT;
+		/* a '#' would start a directive: "# SKIP" passes anything */
+		char *desc = text_clean(json_string_value(name),
+					json_string_length(name), "\\#");
 
 		fprintf(out, "%s %zu - %s: %s\n",
 			verdict_exit(v) == SF_EXIT_OK ? "ok" : "not ok", i + 1,
-			config_name(c), verdict_name(v));
+			desc, verdict_name(v));
+		free(desc);
 		case_lines(c, &lines);
 		for (l = 0; l < lines.n; l++)
 			fprintf(out, "# %s\n", lines.v[l]);
@@ -223,7 +248,8 @@ static void xml_put(FILE *out, const char *s, int attr)
 			fprintf(out, "\\x%02x", ch);	/* not XML 1.0 */
 		else if (ch == 0xef && (unsigned char)s[1] == 0xbf &&
 			 ((unsigned char)s[2] & 0xfe) == 0xbe) {
-			fputs("\\ufffe", out);	/* U+FFFE/F: neither */
+			/* U+FFFE/F: neither */
+			fprintf(out, "\\u%04x", 0xfffe | (s[2] & 1));
 			s += 2;
 		} else
 			fputc(ch, out);

@@ -11,7 +11,7 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) \
 	-Wno-missing-field-initializers -MMD -MP $(FUZZ_SAN) -Irunner
 FUZZ_RUNS := 200000
-FUZZ_TARGETS := snapshot matrix
+FUZZ_TARGETS := snapshot matrix report
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 # The runner as build/sysfarm links it, less its main().
 FUZZ_RUNNER_OBJS := $(patsubst %.c,$(BUILD)/fuzz/%.o,\

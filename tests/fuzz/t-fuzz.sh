@@ -10,7 +10,7 @@ export ASAN_OPTIONS=detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 runs=${FUZZ_CHECK_RUNS:-3000}
 
-for target in snapshot matrix; do
+for target in snapshot matrix report; do
 	for f in tests/fuzz/regress/$target/*; do
 		[ -f "$f" ] || continue
 		check "$target regression $(basename "$f")" \
