@@ -260,7 +260,16 @@ int farm_load(struct farm *f, char *const *names, int n)
 			return SF_EXIT_USAGE;
 		}
 	}
-	if (f->uses_source && !f->kernel_src) {
+	if (f->kernel_src) {
+		struct source tree = SOURCE_INIT;
+		int bad = source_external(&tree, f->kernel_src, &err);
+
+		source_release(&tree);
+		if (bad) {
+			fprintf(stderr, "sysfarm: --kernel-src %s\n", err.msg);
+			return SF_EXIT_USAGE;
+		}
+	} else if (f->uses_source) {
 		struct strv patches = STRV_INIT;
 		int bad = series_read(f->series, &patches, NULL, &err);
 

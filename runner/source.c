@@ -504,25 +504,32 @@ out:
 
 int source_external(struct source *src, const char *dir, struct sf_err *err)
 {
-	char *rp = realpath(dir, NULL);
-	char *mk;
-	int ok;
+	char *rp = realpath(dir, NULL), *mk = NULL;
+	struct stat st;
 
-	if (!rp)
-		return err_set(err, "%s: %s", dir, strerror(errno));
-	mk = xstrfmt("%s/Makefile", rp);
-	ok = path_exists(mk);
-	free(mk);
-	if (!ok) {
-		free(rp);
-		return err_set(err, "%s: not a kernel tree (no Makefile)",
-			       dir);
+	if (!rp || stat(rp, &st))
+		goto fail_errno;
+	if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		goto fail_errno;
 	}
+	mk = xstrfmt("%s/Makefile", rp);
+	if (stat(mk, &st) || !S_ISREG(st.st_mode)) {
+		err_set(err, "'%s' is not a kernel tree (no Makefile)", dir);
+		goto fail;
+	}
+	free(mk);
 	src->dir = rp;
 	src->version = xstrdup("external");
 	src->series_hash = xstrdup("");
 	src->content_id = NULL;
 	return 0;
+fail_errno:
+	err_set(err, "'%s': %s", dir, strerror(errno));
+fail:
+	free(mk);
+	free(rp);
+	return -1;
 }
 
 void source_release(struct source *src)
