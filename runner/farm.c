@@ -285,6 +285,20 @@ int farm_load(struct farm *f, char *const *names, int n)
 		return SF_EXIT_USAGE;
 	}
 	f->nsel = count;
+	/*
+	 * Only the selected configurations need their compiler here: the
+	 * others' keys are shown, not built, and a machine without the arm
+	 * toolchain still runs the x86_64 ones. A missing or broken compiler
+	 * is this machine's, not the matrix's: could not test.
+	 */
+	for (size_t s = 0; s < f->nsel; s++) {
+		const struct config *c = &f->m.configs[f->sel[s]];
+
+		if (!kbuild_compiler(c, &err)) {
+			fprintf(stderr, "sysfarm: %s: %s\n", c->name, err.msg);
+			return SF_EXIT_UNTESTED;
+		}
+	}
 	return f->uses_source ? farm_lock(f) : 0;
 }
 
@@ -544,6 +558,7 @@ static int snapshot_add_inputs(struct farm *f, const struct config *c,
 	char *path = xstrfmt("%s/snapshot.json", b->outdir);
 	char *cfg = xstrfmt("%s/.config", kdir);
 	char *cmdline = boot_cmdline(c, b), hex[17];
+	const char *compiler, *qemu;
 	uint64_t h = HASH_INIT;
 	json_error_t je;
 	json_t *snap, *inputs;
@@ -556,11 +571,15 @@ static int snapshot_add_inputs(struct farm *f, const struct config *c,
 	}
 	hash_file(&h, cfg);
 	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)h);
+	compiler = kbuild_compiler(c, err);
+	qemu = proc_version(c->s.qemu_binary, err);
+	if (!compiler || !qemu)
+		goto out;
 	inputs = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}",
 			   "source", f->src.version,
 			   "series", f->src.series_hash,
-			   "compiler", kbuild_compiler(c),
-			   "qemu", proc_version(c->s.qemu_binary),
+			   "compiler", compiler,
+			   "qemu", qemu,
 			   "accel", b->accel,
 			   "config", hex, "cmdline", cmdline);
 	json_object_set_new(json_object_get(snap, "header"), "inputs", inputs);

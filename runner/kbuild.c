@@ -26,10 +26,10 @@ static const char *const build_env[] = {
 	NULL
 };
 
-const char *kbuild_compiler(const struct config *c)
+const char *kbuild_compiler(const struct config *c, struct sf_err *err)
 {
 	char *cc = xstrfmt("%sgcc", c->s.cross_compile ? c->s.cross_compile : "");
-	const char *v = proc_version(cc);
+	const char *v = proc_version(cc, err);
 
 	free(cc);
 	return v;
@@ -38,11 +38,13 @@ const char *kbuild_compiler(const struct config *c)
 int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err)
 {
 	const char *cross = c->s.cross_compile ? c->s.cross_compile : "";
+	struct sf_err why;
+	const char *compiler = kbuild_compiler(c, &why);
 	uint64_t h = HASH_INIT;
 
 	h = hash_str(h, c->s.kernel_arch);
 	h = hash_str(h, cross);
-	h = hash_str(h, kbuild_compiler(c));
+	h = hash_str(h, compiler ? compiler : "unknown");
 	for (size_t i = 0; i < c->s.fragments.n; i++) {
 		char *path = matrix_file(m, c->s.fragments.v[i]);
 		int r = hash_file(&h, path);

@@ -38,12 +38,22 @@ enum kbuild_status {
 
 /**
  * kbuild_key() - compute @c->key
+ *
+ * A compiler that does not tell its version is hashed as "unknown": the
+ * key of a configuration that is not built is still shown, and
+ * kbuild_compiler() says why to those that are.
+ *
  * Return: 0, or -1 with @err set (a fragment that cannot be read).
  */
 int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err);
 
-/* The first line of the configuration's "<cross>gcc --version". */
-const char *kbuild_compiler(const struct config *c);
+/**
+ * kbuild_compiler() - the first line of the configuration's
+ * "<cross>gcc --version"
+ *
+ * Return: the version (cached), or NULL with @err set.
+ */
+const char *kbuild_compiler(const struct config *c, struct sf_err *err);
 
 /* build/kernels/<key>, malloc'd. */
 char *kbuild_dir(const struct kbuild *kb, const struct config *c);

@@ -13,6 +13,8 @@
 #include "source.h"
 
 #define STATE_NAME ".sysfarm-state.json"
+/* dpkg -S reads every package's file list: seconds on a large system. */
+#define DPKG_TIMEOUT 60.0
 
 int series_read(const char *series, struct strv *patches,
 		struct strv *subjects, struct sf_err *err)
@@ -305,15 +307,16 @@ static char *package_version(const char *tarball)
 {
 	const char *argv[] = { "dpkg", "-S", tarball, NULL };
 	char pkg[256], ver[256];
+	struct sf_err unowned;	/* unused: the caller falls back */
 
-	if (proc_capture(argv, pkg, sizeof(pkg)))
+	if (proc_capture(argv, DPKG_TIMEOUT, pkg, sizeof(pkg), &unowned))
 		return NULL;
 	pkg[strcspn(pkg, ":")] = '\0';
 	{
 		const char *q[] = { "dpkg-query", "-W", "-f=${Version}", pkg,
 				    NULL };
 
-		if (proc_capture(q, ver, sizeof(ver)))
+		if (proc_capture(q, DPKG_TIMEOUT, ver, sizeof(ver), &unowned))
 			return NULL;
 	}
 	return xstrfmt("%s %s", pkg, ver);
