@@ -239,7 +239,8 @@ int farm_load(struct farm *f, char *const *names, int n)
 	struct sf_err err;
 	int count;
 
-	if (matrix_load(&f->m, f->matrix_path, &err)) {
+	if (matrix_load(&f->m, f->matrix_path, &err) ||
+	    kbuild_check_matrix(&f->m, &err)) {
 		fprintf(stderr, "%s\n", err.msg);
 		return SF_EXIT_USAGE;
 	}
