@@ -126,6 +126,15 @@ static int waive_key(struct yaml_file *tf, void *ctx, const char *key,
 	return yaml_file_bad(tf, k, "cannot waive '%s' (missing, mode, stale)", key);
 }
 
+/* Does @path have a ".." component? */
+static int has_dotdot(const char *path)
+{
+	for (const char *p = path; (p = strstr(p, "..")); p += 2)
+		if ((p == path || p[-1] == '/') && (!p[2] || p[2] == '/'))
+			return 1;
+	return 0;
+}
+
 static int row_key(struct yaml_file *tf, void *ctx, const char *key,
 		   yaml_node_t *k, yaml_node_t *v)
 {
@@ -142,8 +151,17 @@ static int row_key(struct yaml_file *tf, void *ctx, const char *key,
 	}
 	if (!strcmp(key, "mode"))
 		return mode_parse(tf, v, r);
-	if (!strcmp(key, "source"))
-		return text_set(tf, v, key, &r->source);
+	if (!strcmp(key, "source")) {
+		if (text_set(tf, v, key, &r->source))
+			return -1;
+		if (r->source[0] == '/')
+			return yaml_file_bad(tf, v, "'source' must be relative to the kernel tree, not the absolute '%s'",
+					     r->source);
+		if (has_dotdot(r->source))
+			return yaml_file_bad(tf, v, "'source' must stay inside the kernel tree, not climb out through '..' in '%s'",
+					     r->source);
+		return 0;
+	}
 	if (!strcmp(key, "when")) {
 		if (map_each(tf, v, "'when'", when_key, r))
 			return -1;
@@ -629,15 +647,28 @@ static int what_covers(const struct what *w, const char *path)
 	return ok;
 }
 
+/*
+ * @root is the tree's real path: a source is read through its real path
+ * too, and only when that stays inside the tree, so that a link in the
+ * tree cannot make the check read a file outside it.
+ */
 static void row_documented(const struct abi_table *t, const struct abi_row *r,
-			   const char *tree, struct abi_findings *out)
+			   const char *root, struct abi_findings *out)
 {
-	char *file = xstrfmt("%s/%s", tree, r->source);
-	char *buf = file_read(file, NULL);
+	char *file = xstrfmt("%s/%s", root, r->source);
+	char *real = realpath(file, NULL), *buf = NULL;
+	size_t rootlen = strcmp(root, "/") ? strlen(root) : 0;
 	struct what *whats = NULL;
 	size_t n = 0;
 	int found = 0;
 
+	if (real && (strncmp(real, root, rootlen) || real[rootlen] != '/')) {
+		finding_add(out, ABI_STALE, r->path, r,
+			    xstrfmt("%s:%zu cites %s, which leads outside the kernel tree, to '%s'",
+				    t->path, r->line, r->source, real));
+		goto out;
+	}
+	buf = real ? file_read(real, NULL) : NULL;
 	if (!buf) {
 		finding_add(out, ABI_STALE, r->path, r,
 			    xstrfmt("%s:%zu cites %s: %s", t->path, r->line,
@@ -656,6 +687,7 @@ static void row_documented(const struct abi_table *t, const struct abi_row *r,
 	free(whats);
 out:
 	free(buf);
+	free(real);
 	free(file);
 }
 
@@ -663,19 +695,22 @@ int abi_check_docs(const struct abi_table *t, const char *tree,
 		   struct abi_findings *out, struct sf_err *err)
 {
 	char *abi = xstrfmt("%s/Documentation/ABI", tree);
+	char *root = realpath(tree, NULL);
 	int checked = 0;
 
-	if (!path_exists(abi)) {
+	if (!root || !path_exists(abi)) {
 		err_set(err, "%s: no Documentation/ABI to read What: entries from",
 			tree);
-		free(abi);
-		return -1;
+		checked = -1;
+		goto out;
 	}
-	free(abi);
 	for (size_t i = 0; i < t->n; i++)
 		if (!strncmp(t->v[i].source, "Documentation/ABI/", 18)) {
-			row_documented(t, &t->v[i], tree, out);
+			row_documented(t, &t->v[i], root, out);
 			checked++;
 		}
+out:
+	free(root);
+	free(abi);
 	return checked;
 }

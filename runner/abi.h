@@ -47,7 +47,8 @@ struct abi_table {
  *
  * A YAML list of mappings with the keys `path` (a glob that starts with
  * /sys/, '*' stops at '/'), `mode` (RO, RW, WO or four octal digits),
- * `source` (required text), optional `when` (a mapping of `kconfig`,
+ * `source` (required text; a path in the kernel tree, so neither absolute
+ * nor with a '..' component), optional `when` (a mapping of `kconfig`,
  * and/or `file` with `value` or `contains`) and `waive` (a mapping of
  * `missing`, `mode` or `stale` to a reason).
  *
@@ -95,6 +96,8 @@ void abi_check(const struct abi_table *t, json_t *snap,
  * its What: entries (<name>, "..." and a trailing N or X are wildcards),
  * or fall under a directory entry (one ending in '/') whose text names
  * "/BASENAME". Other sources (commits, other documents) are citations.
+ * A source whose real path leaves @tree (a link to outside) is not read:
+ * its row is stale.
  *
  * Return: how many rows were checked against a What: entry, or -1 with
  * @err set when @tree has no Documentation/ABI.

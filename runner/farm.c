@@ -277,7 +277,8 @@ int farm_load(struct farm *f, char *const *names, int n)
 	struct sf_err err;
 	int count;
 
-	if (matrix_load(&f->m, f->matrix_path, &err)) {
+	if (matrix_load(&f->m, f->matrix_path, &err) ||
+	    kbuild_check_matrix(&f->m, &err)) {
 		fprintf(stderr, "%s\n", err.msg);
 		return SF_EXIT_USAGE;
 	}
@@ -300,7 +301,16 @@ int farm_load(struct farm *f, char *const *names, int n)
 			return SF_EXIT_USAGE;
 		}
 	}
-	if (f->uses_source && !f->kernel_src) {
+	if (f->kernel_src) {
+		struct source tree = SOURCE_INIT;
+		int bad = source_external(&tree, f->kernel_src, &err);
+
+		source_release(&tree);
+		if (bad) {
+			fprintf(stderr, "sysfarm: --kernel-src %s\n", err.msg);
+			return SF_EXIT_USAGE;
+		}
+	} else if (f->uses_source) {
 		struct strv patches = STRV_INIT;
 		int bad = series_read(f->series, &patches, NULL, &err);
 
@@ -316,6 +326,20 @@ int farm_load(struct farm *f, char *const *names, int n)
 		return SF_EXIT_USAGE;
 	}
 	f->nsel = count;
+	/*
+	 * Only the selected configurations need their compiler here: the
+	 * others' keys are shown, not built, and a machine without the arm
+	 * toolchain still runs the x86_64 ones. A missing or broken compiler
+	 * is this machine's, not the matrix's: could not test.
+	 */
+	for (size_t s = 0; s < f->nsel; s++) {
+		const struct config *c = &f->m.configs[f->sel[s]];
+
+		if (!kbuild_compiler(c, &err)) {
+			fprintf(stderr, "sysfarm: %s: %s\n", c->name, err.msg);
+			return SF_EXIT_UNTESTED;
+		}
+	}
 	return f->uses_source ? farm_lock(f) : 0;
 }
 
@@ -575,6 +599,7 @@ static int snapshot_add_inputs(struct farm *f, const struct config *c,
 	char *path = xstrfmt("%s/snapshot.json", b->outdir);
 	char *cfg = xstrfmt("%s/.config", kdir);
 	char *cmdline = boot_cmdline(c, b), hex[17];
+	const char *compiler, *qemu;
 	uint64_t h = HASH_INIT;
 	json_error_t je;
 	json_t *snap, *inputs;
@@ -587,11 +612,15 @@ static int snapshot_add_inputs(struct farm *f, const struct config *c,
 	}
 	hash_file(&h, cfg);
 	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)h);
+	compiler = kbuild_compiler(c, err);
+	qemu = proc_version(c->s.qemu_binary, err);
+	if (!compiler || !qemu)
+		goto out;
 	inputs = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}",
 			   "source", f->src.version,
 			   "series", f->src.series_hash,
-			   "compiler", kbuild_compiler(c),
-			   "qemu", proc_version(c->s.qemu_binary),
+			   "compiler", compiler,
+			   "qemu", qemu,
 			   "accel", b->accel,
 			   "config", hex, "cmdline", cmdline);
 	json_object_set_new(json_object_get(snap, "header"), "inputs", inputs);

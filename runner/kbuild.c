@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Configures, verifies and builds one kernel per build key. */
+#include <ctype.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -26,10 +27,73 @@ static const char *const build_env[] = {
 	NULL
 };
 
-const char *kbuild_compiler(const struct config *c)
+#define CROSS_COMPILE_MAX 255	/* characters: a deep toolchain path fits */
+
+/*
+ * A prefix reaches make's command line as CROSS_COMPILE= and CC=, and
+ * from there recipes run by make's shell: it must be one word of plain
+ * characters. ccache would take a leading '-' for an option, and make
+ * runs in the kernel tree, where a relative path names another file than
+ * the one whose version was read here.
+ */
+int kbuild_check_cross_compile(const char *prefix, struct sf_err *err)
+{
+	size_t bad = strspn(prefix, "abcdefghijklmnopqrstuvwxyz"
+				    "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789_./+-");
+	unsigned char c = prefix[bad];
+
+	if (c && isprint(c))
+		return err_set(err, "holds '%c': a toolchain prefix may hold only letters, digits and _./+-",
+			       c);
+	if (c)
+		return err_set(err, "holds the byte 0x%02x: a toolchain prefix may hold only letters, digits and _./+-",
+			       c);
+	if (strlen(prefix) > CROSS_COMPILE_MAX)
+		return err_set(err, "is longer than %d characters",
+			       CROSS_COMPILE_MAX);
+	if (prefix[0] == '-')
+		return err_set(err, "starts with '-', which ccache would take for an option");
+	if (prefix[0] != '/' && strchr(prefix, '/'))
+		return err_set(err, "is the relative path '%s', which make would resolve in the kernel tree: give an absolute path or a name to look up in PATH",
+			       prefix);
+	return 0;
+}
+
+int kbuild_check_matrix(const struct matrix *m, struct sf_err *err)
+{
+	struct sf_err why;
+
+	for (size_t i = 0; i < m->nconfigs; i++) {
+		const struct config *c = &m->configs[i];
+
+		if (!c->s.cross_compile ||
+		    !kbuild_check_cross_compile(c->s.cross_compile, &why))
+			continue;
+		/* The last axis value that sets it, if it is the one */
+		for (size_t a = m->naxes; a-- > 0; ) {
+			const struct axis_value *av =
+				&m->axes[a].values[c->value[a]];
+
+			if (!av->s.cross_compile)
+				continue;
+			if (!strcmp(av->s.cross_compile, c->s.cross_compile))
+				return err_set(err, "%s:%d:%d: kernel.cross_compile of '%s: %s' %s",
+					       m->path, av->line, av->col,
+					       m->axes[a].name, av->name,
+					       why.msg);
+			break;
+		}
+		return err_set(err, "%s: kernel.cross_compile of configuration '%s' %s",
+			       m->path, c->name, why.msg);
+	}
+	return 0;
+}
+
+const char *kbuild_compiler(const struct config *c, struct sf_err *err)
 {
 	char *cc = xstrfmt("%sgcc", c->s.cross_compile ? c->s.cross_compile : "");
-	const char *v = proc_version(cc);
+	const char *v = proc_version(cc, err);
 
 	free(cc);
 	return v;
@@ -38,11 +102,13 @@ const char *kbuild_compiler(const struct config *c)
 int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err)
 {
 	const char *cross = c->s.cross_compile ? c->s.cross_compile : "";
+	struct sf_err why;
+	const char *compiler = kbuild_compiler(c, &why);
 	uint64_t h = HASH_INIT;
 
 	h = hash_str(h, c->s.kernel_arch);
 	h = hash_str(h, cross);
-	h = hash_str(h, kbuild_compiler(c));
+	h = hash_str(h, compiler ? compiler : "unknown");
 	for (size_t i = 0; i < c->s.fragments.n; i++) {
 		char *path = matrix_file(m, c->s.fragments.v[i]);
 		int r = hash_file(&h, path);

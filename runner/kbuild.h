@@ -37,13 +37,47 @@ enum kbuild_status {
 };
 
 /**
+ * kbuild_check_cross_compile() - is @prefix usable as CROSS_COMPILE?
+ *
+ * A toolchain prefix is an absolute path or a name looked up in PATH, of
+ * letters, digits and _./+- only (at most 255): it reaches make's shell
+ * through CROSS_COMPILE= and CC=, and must stay one word there.
+ *
+ * Return: 0, or -1 with @err saying what is wrong, to follow the name of
+ * the setting ("holds ';': ...").
+ */
+int kbuild_check_cross_compile(const char *prefix, struct sf_err *err);
+
+/**
+ * kbuild_check_matrix() - kbuild_check_cross_compile() on the
+ * cross_compile of every configuration of @m
+ * @err: "MATRIX:LINE:COL: kernel.cross_compile of 'AXIS: VALUE' ..." at
+ *	the axis value that set it, or "MATRIX: kernel.cross_compile of
+ *	configuration 'NAME' ..." when it came from `defaults` or an
+ *	`include` entry
+ *
+ * Return: 0, or -1 with @err set (bad input).
+ */
+int kbuild_check_matrix(const struct matrix *m, struct sf_err *err);
+
+/**
  * kbuild_key() - compute @c->key
+ *
+ * A compiler that does not tell its version is hashed as "unknown": the
+ * key of a configuration that is not built is still shown, and
+ * kbuild_compiler() says why to those that are.
+ *
  * Return: 0, or -1 with @err set (a fragment that cannot be read).
  */
 int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err);
 
-/* The first line of the configuration's "<cross>gcc --version". */
-const char *kbuild_compiler(const struct config *c);
+/**
+ * kbuild_compiler() - the first line of the configuration's
+ * "<cross>gcc --version"
+ *
+ * Return: the version (cached), or NULL with @err set.
+ */
+const char *kbuild_compiler(const struct config *c, struct sf_err *err);
 
 /* build/kernels/<key>, malloc'd. */
 char *kbuild_dir(const struct kbuild *kb, const struct config *c);

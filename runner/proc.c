@@ -2,6 +2,7 @@
 /* Child processes in their own process group, with deadlines and cleanup. */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,11 @@
 
 #define MAX_LIVE 16
 #define TERM_GRACE 2.0		/* seconds between SIGTERM and SIGKILL */
+/*
+ * "gcc --version" answers in milliseconds; a compiler that does not answer
+ * in seconds is broken (a hung NFS mount, a wrapper waiting on a terminal).
+ */
+#define VERSION_TIMEOUT 5.0
 
 extern char **environ;
 
@@ -95,8 +101,27 @@ void proc_setup_signals(void)
 	atexit(on_exit_kill);
 }
 
-/* Runs in the child between fork and exec: only async-signal-safe calls. */
-static void child_exec(const struct proc *p, int errpipe)
+/*
+ * @fd moved to 3 or above, close-on-exec, so that dup2() onto 0, 1 or 2
+ * never meets it: a parent started with stdin or stdout closed gets its
+ * pipes or /dev/null there. Async-signal-safe.
+ */
+static int fd_above_stdio(int fd)
+{
+	int high;
+
+	if (fd < 0 || fd > 2)
+		return fd;
+	high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	return high;
+}
+
+/*
+ * Runs in the child between fork and exec: only async-signal-safe calls.
+ * @out_fd, if not -1, is its stdout instead of @p->out_path.
+ */
+static void child_exec(const struct proc *p, int out_fd, int errpipe)
 {
 	int fd, err;
 
@@ -104,24 +129,28 @@ static void child_exec(const struct proc *p, int errpipe)
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
-	fd = open("/dev/null", O_RDWR);
+	errpipe = fd_above_stdio(errpipe);
+	if (out_fd < 0 && p->out_path) {
+		int flags = O_WRONLY | O_CREAT |
+			    (p->out_append ? O_APPEND : O_TRUNC);
+
+		out_fd = open(p->out_path, flags, 0644);
+		if (out_fd < 0)
+			goto fail;
+	}
+	out_fd = fd_above_stdio(out_fd);
+	fd = fd_above_stdio(open("/dev/null", O_RDWR));
 	if (fd >= 0) {
 		dup2(fd, 0);
 		if (p->err_null)
 			dup2(fd, 2);
 		close(fd);
 	}
-	if (p->out_path) {
-		int flags = O_WRONLY | O_CREAT |
-			    (p->out_append ? O_APPEND : O_TRUNC);
-
-		fd = open(p->out_path, flags, 0644);
-		if (fd < 0)
-			goto fail;
-		dup2(fd, 1);
+	if (out_fd >= 0) {
+		dup2(out_fd, 1);
 		if (p->err_to_out)
-			dup2(fd, 2);
-		close(fd);
+			dup2(out_fd, 2);
+		close(out_fd);
 	}
 	if (p->dir && chdir(p->dir) < 0)
 		goto fail;
@@ -188,42 +217,103 @@ pid_t proc_wait_any(void)
 	return pid;
 }
 
-enum proc_status proc_run(struct proc *p, int *code)
+/*
+ * Forks and execs @p's child, stdout to @out_fd if not -1. SIGINT, SIGTERM
+ * and SIGHUP wait until the child is in live[]: its group is then killed
+ * with ours, never left behind. Return: 0, or -1 with errno in *@code.
+ */
+static int proc_start(struct proc *p, int out_fd, int *code)
 {
-	int errpipe[2], err = 0, wstatus = 0;
-	double deadline;
+	sigset_t stop, old;
+	int errpipe[2], err = 0;
 	ssize_t n;
 	pid_t pid;
 
 	if (pipe2(errpipe, O_CLOEXEC) < 0) {
 		*code = errno;
-		return PROC_START_FAILED;
+		return -1;
 	}
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stop, &old);
 	pid = fork();
-	if (pid < 0) {
-		*code = errno;
-		close(errpipe[0]);
-		close(errpipe[1]);
-		return PROC_START_FAILED;
+	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		child_exec(p, out_fd, errpipe[1]);
 	}
-	if (pid == 0)
-		child_exec(p, errpipe[1]);
-	setpgid(pid, pid);
-	live_add(pid);
-	p->pid = pid;
+	if (pid > 0) {
+		setpgid(pid, pid);
+		live_add(pid);
+	}
+	err = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(errpipe[1]);
+	if (pid < 0) {
+		close(errpipe[0]);
+		*code = err;
+		return -1;
+	}
+	p->pid = pid;
 	n = read(errpipe[0], &err, sizeof(err));
 	close(errpipe[0]);
 	if (n == sizeof(err)) {
 		waitpid(pid, NULL, 0);
 		live_del(pid);
 		*code = err;
-		return PROC_START_FAILED;
+		return -1;
 	}
+	return 0;
+}
 
-	deadline = p->timeout > 0 ? now_seconds() + p->timeout : 0;
+/* What proc_capture() collects, through a non-blocking pipe. */
+struct capture {
+	int fd;
+	char *buf;
+	size_t size, len;	/* len < size: room for the NUL */
+};
+
+/*
+ * One read of the pipe, after waiting up to @ms for it. Output past the
+ * buffer is dropped if @drop (the child must not block on a full pipe),
+ * else left. Return: bytes read, 0 at end of file, -1 for none yet.
+ */
+static ssize_t capture_read(struct capture *cap, int ms, int drop)
+{
+	struct pollfd pfd = { .fd = cap->fd, .events = POLLIN };
+	size_t room = cap->size - 1 - cap->len;
+	char scrap[4096];
+	ssize_t n;
+
+	if (!room && !drop)
+		return -1;
+	poll(&pfd, 1, ms);
+	if (room)
+		n = read(cap->fd, cap->buf + cap->len, room);
+	else
+		n = read(cap->fd, scrap, sizeof(scrap));
+	if (n > 0 && room)
+		cap->len += n;
+	if (n < 0 && errno != EAGAIN && errno != EINTR)
+		return 0;
+	return n;
+}
+
+/*
+ * Waits for @p's child, or for its deadline; with @cap, reads its stdout
+ * meanwhile. Nothing the child started may outlive it: its group is
+ * killed when it ends.
+ */
+static enum proc_status proc_wait(struct proc *p, struct capture *cap,
+				  int *code)
+{
+	double deadline = p->timeout > 0 ? now_seconds() + p->timeout : 0;
+	int poll_wait = deadline || cap, wstatus = 0, reading = !!cap;
+	pid_t pid = p->pid;
+
 	for (;;) {
-		pid_t r = waitpid(pid, &wstatus, deadline ? WNOHANG : 0);
+		pid_t r = waitpid(pid, &wstatus, poll_wait ? WNOHANG : 0);
 
 		if (r == pid)
 			break;
@@ -236,12 +326,17 @@ enum proc_status proc_run(struct proc *p, int *code)
 			*code = 0;
 			return PROC_TIMEOUT;
 		}
-		if (deadline)
+		if (reading)
+			reading = capture_read(cap, 20, 1) != 0;
+		else if (poll_wait)
 			sleep_ms(20);
 	}
-	/* Nothing the child started may outlive it. */
 	kill(-pid, SIGKILL);
 	live_del(pid);
+	/* What is left in the pipe, up to a full buffer: a writer outside
+	 * the group could go on for ever. */
+	while (reading && capture_read(cap, 0, 0) > 0)
+		;
 	if (WIFSIGNALED(wstatus)) {
 		*code = WTERMSIG(wstatus);
 		return PROC_SIGNALED;
@@ -250,49 +345,103 @@ enum proc_status proc_run(struct proc *p, int *code)
 	return PROC_EXITED;
 }
 
-int proc_capture(const char *const *argv, char *buf, size_t size)
+enum proc_status proc_run(struct proc *p, int *code)
 {
-	char path[] = "/tmp/sysfarm-capture-XXXXXX";
-	struct proc p = PROC_INIT;
-	int fd, code;
-	ssize_t n;
-
-	fd = mkstemp(path);
-	if (fd < 0)
-		return -1;
-	p.argv = argv;
-	p.out_path = path;
-	p.err_null = 1;
-	if (proc_run(&p, &code) != PROC_EXITED || code != 0) {
-		close(fd);
-		unlink(path);
-		return -1;
-	}
-	unlink(path);
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	while (n > 0 && buf[n - 1] == '\n')
-		buf[--n] = '\0';
-	return 0;
+	if (proc_start(p, -1, code))
+		return PROC_START_FAILED;
+	return proc_wait(p, NULL, code);
 }
 
-const char *proc_version(const char *prog)
+/* @argv as one line, for messages. */
+static char *argv_text(const char *const *argv)
 {
-	static struct strv progs, versions;
+	char *text = xstrdup(argv[0]);
+
+	for (const char *const *a = argv + 1; *a; a++) {
+		char *more = xstrfmt("%s %s", text, *a);
+
+		free(text);
+		text = more;
+	}
+	return text;
+}
+
+int proc_capture(const char *const *argv, double timeout, char *buf,
+		 size_t size, struct sf_err *err)
+{
+	struct capture cap = { .fd = -1, .buf = buf, .size = size };
+	struct proc p = PROC_INIT;
+	enum proc_status st = PROC_START_FAILED;
+	int pipefd[2], code, started = 0, ret = -1;
+	char *cmd = argv_text(argv);
+
+	buf[0] = '\0';
+	p.argv = argv;
+	p.err_null = 1;
+	p.timeout = timeout;
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		code = errno;
+		goto out;
+	}
+	cap.fd = pipefd[0];
+	/* Only our end is non-blocking: the child's writes must wait. */
+	if (fcntl(cap.fd, F_SETFL, O_NONBLOCK) < 0)
+		code = errno;
+	else
+		started = !proc_start(&p, pipefd[1], &code);
+	/* The child's copy alone keeps the pipe open: EOF when it ends. */
+	close(pipefd[1]);
+	if (started)
+		st = proc_wait(&p, &cap, &code);
+	close(cap.fd);
+	buf[cap.len] = '\0';
+	while (cap.len > 0 && buf[cap.len - 1] == '\n')
+		buf[--cap.len] = '\0';
+out:
+	switch (st) {
+	case PROC_EXITED:
+		if (!code)
+			ret = 0;
+		else
+			err_set(err, "'%s' exited with status %d", cmd, code);
+		break;
+	case PROC_SIGNALED:
+		err_set(err, "'%s' was killed by signal %d", cmd, code);
+		break;
+	case PROC_TIMEOUT:
+		err_set(err, "'%s' timed out after %g s", cmd, timeout);
+		break;
+	case PROC_START_FAILED:
+		err_set(err, "cannot run '%s': %s", cmd, strerror(code));
+		break;
+	}
+	free(cmd);
+	return ret;
+}
+
+const char *proc_version(const char *prog, struct sf_err *err)
+{
+	static struct strv progs, versions, errors;
 	const char *argv[] = { prog, "--version", NULL };
 	char out[512];
+	struct sf_err why;
 	size_t i;
 
 	for (i = 0; i < progs.n; i++)
 		if (!strcmp(progs.v[i], prog))
-			return versions.v[i];
-	if (proc_capture(argv, out, sizeof(out)))
-		snprintf(out, sizeof(out), "%s: unknown", prog);
-	out[strcspn(out, "\n")] = '\0';
-	strv_push(&progs, prog);
-	strv_push(&versions, out);
+			break;
+	if (i == progs.n) {
+		int bad = proc_capture(argv, VERSION_TIMEOUT, out,
+				       sizeof(out), &why);
+
+		out[strcspn(out, "\n")] = '\0';
+		strv_push(&progs, prog);
+		strv_push(&versions, out);
+		strv_push(&errors, bad ? why.msg : "");
+	}
+	if (*errors.v[i]) {
+		err_set(err, "%s", errors.v[i]);
+		return NULL;
+	}
 	return versions.v[i];
 }

@@ -10,6 +10,8 @@
 
 #include <sys/types.h>
 
+#include "util.h"
+
 struct proc {
 	const char *const *argv;	/* argv[0] is looked up in PATH */
 	const char *const *env;		/* "NAME=value" set, "NAME" unset */
@@ -59,22 +61,33 @@ pid_t proc_fork(void);
 pid_t proc_wait_any(void);
 
 /**
- * proc_capture() - run a child and collect its stdout (at most 64 KiB);
- * its stderr goes to /dev/null
+ * proc_capture() - run a child and collect its stdout through a pipe; its
+ * stderr goes to /dev/null
  * @argv: the command
- * @buf: where the output goes, NUL-terminated, trailing newline removed
+ * @timeout: seconds; past it the child's group is stopped
+ * @buf: where the output goes, NUL-terminated, trailing newlines removed;
+ *	output beyond @size - 1 bytes is read and dropped
  * @size: size of @buf
+ * @err: why it failed: "cannot run 'CMD': ...", "'CMD' exited with
+ *	status N", "'CMD' was killed by signal N", "'CMD' timed out after
+ *	N s"
+ *
+ * Nothing is written to disk, so an interrupted capture leaves nothing
+ * behind, and the child's process group is killed when it ends.
  *
  * Return: 0 when it exited with status 0, -1 otherwise.
  */
-int proc_capture(const char *const *argv, char *buf, size_t size);
+int proc_capture(const char *const *argv, double timeout, char *buf,
+		 size_t size, struct sf_err *err);
 
 /**
  * proc_version() - the first line of "@prog --version", run once per @prog
+ * with a deadline of a few seconds
+ * @err: why it failed (as proc_capture()), each time it is asked
  *
- * Return: a string owned by the cache; "@prog: unknown" when it fails.
+ * Return: a string owned by the cache, or NULL with @err set.
  */
-const char *proc_version(const char *prog);
+const char *proc_version(const char *prog, struct sf_err *err);
 
 /**
  * proc_setup_signals() - kill live children on SIGINT/SIGTERM and exit

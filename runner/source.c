@@ -13,6 +13,8 @@
 #include "source.h"
 
 #define STATE_NAME ".sysfarm-state.json"
+/* dpkg -S reads every package's file list: seconds on a large system. */
+#define DPKG_TIMEOUT 60.0
 
 int series_read(const char *series, struct strv *patches,
 		struct strv *subjects, struct sf_err *err)
@@ -314,15 +316,16 @@ static char *package_version(const char *tarball)
 {
 	const char *argv[] = { "dpkg", "-S", tarball, NULL };
 	char pkg[256], ver[256];
+	struct sf_err unowned;	/* unused: the caller falls back */
 
-	if (proc_capture(argv, pkg, sizeof(pkg)))
+	if (proc_capture(argv, DPKG_TIMEOUT, pkg, sizeof(pkg), &unowned))
 		return NULL;
 	pkg[strcspn(pkg, ":")] = '\0';
 	{
 		const char *q[] = { "dpkg-query", "-W", "-f=${Version}", pkg,
 				    NULL };
 
-		if (proc_capture(q, ver, sizeof(ver)))
+		if (proc_capture(q, DPKG_TIMEOUT, ver, sizeof(ver), &unowned))
 			return NULL;
 	}
 	return xstrfmt("%s %s", pkg, ver);
@@ -513,25 +516,32 @@ out:
 
 int source_external(struct source *src, const char *dir, struct sf_err *err)
 {
-	char *rp = realpath(dir, NULL);
-	char *mk;
-	int ok;
+	char *rp = realpath(dir, NULL), *mk = NULL;
+	struct stat st;
 
-	if (!rp)
-		return err_set(err, "%s: %s", dir, strerror(errno));
-	mk = xstrfmt("%s/Makefile", rp);
-	ok = path_exists(mk);
-	free(mk);
-	if (!ok) {
-		free(rp);
-		return err_set(err, "%s: not a kernel tree (no Makefile)",
-			       dir);
+	if (!rp || stat(rp, &st))
+		goto fail_errno;
+	if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		goto fail_errno;
 	}
+	mk = xstrfmt("%s/Makefile", rp);
+	if (stat(mk, &st) || !S_ISREG(st.st_mode)) {
+		err_set(err, "'%s' is not a kernel tree (no Makefile)", dir);
+		goto fail;
+	}
+	free(mk);
 	src->dir = rp;
 	src->version = xstrdup("external");
 	src->series_hash = xstrdup("");
 	src->content_id = NULL;
 	return 0;
+fail_errno:
+	err_set(err, "'%s': %s", dir, strerror(errno));
+fail:
+	free(mk);
+	free(rp);
+	return -1;
 }
 
 void source_release(struct source *src)

@@ -40,7 +40,14 @@ int source_prepare(struct source *src, const char *build,
 		   const char *tarball, const char *series,
 		   struct sf_err *err);
 
-/* Uses @dir as it is (git bisect run in a user's checkout). */
+/**
+ * source_external() - use @dir as it is (git bisect run in a user's
+ * checkout)
+ * @err: "'DIR': No such file or directory", "'DIR': Not a directory" or
+ *	"'DIR' is not a kernel tree (no Makefile)"
+ *
+ * Return: 0, or -1 with @err set: @dir is bad input.
+ */
 int source_external(struct source *src, const char *dir, struct sf_err *err);
 
 void source_release(struct source *src);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kbuild.h"
 #include "matrix.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -89,6 +90,20 @@ static void matrix_exercise(const struct matrix *m)
 			die("configuration name escapes", name);
 		names[i] = m->configs[i].name;
 		free(matrix_file(m, m->configs[i].s.init));
+	}
+	/* No prefix farm_load() accepts holds what make's shell parses */
+	if (kbuild_check_matrix(m, &err)) {
+		if (strncmp(err.msg, m->path, strlen(m->path)))
+			die("message does not name the matrix", err.msg);
+	} else {
+		for (size_t i = 0; i < m->nconfigs; i++) {
+			const char *cc = m->configs[i].s.cross_compile;
+
+			if (cc && cc[strspn(cc, "abcdefghijklmnopqrstuvwxyz"
+					       "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					       "0123456789_./+-")])
+				die("cross_compile reaches make's shell", cc);
+		}
 	}
 	n = matrix_select(m, NULL, 0, &sel, &err);
 	if (n < 0 || (size_t)n != m->nconfigs)
