@@ -273,7 +273,7 @@ static int parse_field(struct loader *ld, const struct field *f,
 			return -1;
 		if (f->type == F_FILE && check_file(ld, v, f))
 			return -1;
-		if (f->off == S(tag) && check_name(ld, v, "tag", 1))
+		if (!strcmp(f->key, "tag") && check_name(ld, v, "tag", 1))
 			return -1;
 		free(*(char **)dst);
 		*(char **)dst = xstrdup(scalar(v));
@@ -500,7 +500,7 @@ static int parse_entry(struct loader *ld, yaml_node_t *map, int is_include,
 			continue;
 		}
 		f = is_include ? field_find(settings_fields, scalar(k)) : NULL;
-		if (!f || f->off == S(tag))
+		if (!f || !strcmp(f->key, "tag"))
 			return fail_at(ld, k, "unknown key '%s' in %s (not an axis%s)",
 				       scalar(k), what,
 				       is_include ? " or a setting" : "");
