@@ -238,8 +238,9 @@ static json_t *kmsg_make(const struct snap_opts *o)
 
 static json_t *roots_make(const struct snap_opts *o, bool present)
 {
-	json_t *roots = json_object();
-	int fd, err;
+	json_t *roots = json_object(), *node;
+	int fd, err, ret;
+	char *key;
 	size_t i;
 
 	if (!roots || !present)
@@ -247,18 +248,23 @@ static json_t *roots_make(const struct snap_opts *o, bool present)
 	fd = open(o->sysfs, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	err = errno;
 	for (i = 0; i < o->nr_roots; i++) {
-		json_t *node = fd < 0 ?
-			json_pack("{s:s}", "error", errno_name(err)) :
-			walk_root(fd, o->roots[i]);
-
-		if (json_object_set_new(roots, o->roots[i], node)) {
-			json_decref(roots);
-			roots = NULL;
+		/* a root is named like the entries below it */
+		key = name_encode(o->roots[i], strlen(o->roots[i]));
+		if (!key)
 			break;
-		}
+		node = fd < 0 ? json_pack("{s:s}", "error", errno_name(err)) :
+			walk_root(fd, o->roots[i]);
+		ret = json_object_set_new(roots, key, node);
+		free(key);
+		if (ret)
+			break;
 	}
 	if (fd >= 0)
 		close(fd);
+	if (i < o->nr_roots) {	/* out of memory */
+		json_decref(roots);
+		return NULL;
+	}
 	return roots;
 }
 
