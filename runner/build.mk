@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The host command build/sysfarm, linked against libyaml and jansson.
 
-RUNNER_SRCS := $(wildcard runner/*.c) snapshotter/frame.c
+RUNNER_SRCS := $(wildcard runner/*.c) snapshotter/frame.c snapshotter/text.c
 RUNNER_OBJS := $(patsubst %.c,$(BUILD)/runner/%.o,$(RUNNER_SRCS))
 SYSFARM := $(BUILD)/sysfarm
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Structural diff of two snapshots, printed for people or as JSON. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -484,60 +485,196 @@ static void probes_diff(struct diff *d, json_t *pa, json_t *pb)
 	}
 }
 
-static int line_eq(json_t *a, size_t i, json_t *b, size_t j)
+/*
+ * More changed lines than this are one change, "N lines -> M lines": a
+ * longer list helps nobody, and finding it costs time and memory (below).
+ */
+#define LINES_DIFF_MAX 1000
+
+/* A line of one side, for numbering: equal lines get equal numbers. */
+struct line_ref {
+	const char *s;
+	size_t len;
+	size_t *id;
+};
+
+static int line_ref_cmp(const void *a, const void *b)
 {
-	return json_equal(json_array_get(a, i), json_array_get(b, j));
+	const struct line_ref *x = a, *y = b;
+
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return memcmp(x->s, y->s, x->len);
 }
 
-/* Lines of @ka not in @kb are removed, and the other way round (LCS). */
+/*
+ * The lines of @ka then of @kb as numbers, equal where the lines are, so
+ * that the search compares numbers: ids[0..na) and ids[na..na + nb).
+ */
+static size_t *lines_number(json_t *ka, size_t na, json_t *kb, size_t nb)
+{
+	struct line_ref *refs = xmalloc((na + nb + 1) * sizeof(*refs));
+	size_t *ids = xmalloc((na + nb + 1) * sizeof(*ids));
+	size_t i, id = 0;
+
+	for (i = 0; i < na + nb; i++) {
+		json_t *line = i < na ? json_array_get(ka, i) :
+			json_array_get(kb, i - na);
+
+		refs[i] = (struct line_ref){
+			.s = json_string_value(line),
+			.len = json_string_length(line),
+			.id = &ids[i],
+		};
+	}
+	qsort(refs, na + nb, sizeof(*refs), line_ref_cmp);
+	for (i = 0; i < na + nb; i++) {
+		if (i && line_ref_cmp(&refs[i - 1], &refs[i]))
+			id++;
+		*refs[i].id = id;
+	}
+	free(refs);
+	return ids;
+}
+
+/*
+ * Myers' O(ND) search, run from the ends of the logs towards their starts
+ * so that it answers what the walk forward asks: how many changes the
+ * lines after a point need. x counts lines of A taken from its end, y of
+ * B, on diagonal k = x - y. Round d holds, for each k in -d..d of d's
+ * parity, the largest x on k that d changes reach (-1: none); every point
+ * of k before it needs at most d changes too. Rounds are kept, d + 1
+ * slots each, so the cost is (N + M) * D time and D * D / 2 slots.
+ */
+struct lines_search {
+	const size_t *a, *b;	/* line numbers, from the start */
+	size_t na, nb;
+	ptrdiff_t *v;
+};
+
+static ptrdiff_t *search_slot(const struct lines_search *s, ptrdiff_t d,
+			      ptrdiff_t k)
+{
+	return &s->v[d * (d + 1) / 2 + (k + d) / 2];
+}
+
+/* Line x of A from its end equals line y of B from its end. */
+static int search_eq(const struct lines_search *s, ptrdiff_t x, ptrdiff_t y)
+{
+	return s->a[s->na - 1 - x] == s->b[s->nb - 1 - y];
+}
+
+
+/* Round @d from round d - 1; 1 when it reaches both starts. */
+static int search_round(struct lines_search *s, ptrdiff_t d)
+{
+	ptrdiff_t n = s->na, m = s->nb, k;
+
+	for (k = -d; k <= d; k += 2) {
+		ptrdiff_t x = -1, del, y;
+
+		if (k < -m || k > n) {
+			*search_slot(s, d, k) = -1;
+			continue;
+		}
+		if (!d)
+			x = 0;
+		/* one more line of B, or of A; at the edge, the last point */
+		if (k < d && *search_slot(s, d - 1, k + 1) >= 0)
+			x = *search_slot(s, d - 1, k + 1) < m + k ?
+				*search_slot(s, d - 1, k + 1) : m + k;
+		if (k > -d && *search_slot(s, d - 1, k - 1) >= 0) {
+			del = *search_slot(s, d - 1, k - 1) + 1;
+			del = del < n ? del : n;
+			x = del > x ? del : x;
+		}
+		y = x - k;
+		while (x >= 0 && x < n && y < m && search_eq(s, x, y)) {
+			x++;
+			y++;
+		}
+		*search_slot(s, d, k) = x;
+		if (x == n && y == m)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * At line @i of A and @j of B, @dist changes from the end, A's line
+ * differing from B's: is removing it as good as adding B's? It is when
+ * the rest after it needs dist - 1 changes (else it needs dist + 1).
+ */
+static int search_removes(const struct lines_search *s, ptrdiff_t dist,
+			  size_t i, size_t j)
+{
+	ptrdiff_t x = s->na - i - 1, k = x - (ptrdiff_t)(s->nb - j);
+
+	if (j == s->nb)
+		return 1;
+	if (i == s->na || k < 1 - dist || k > dist - 1)
+		return 0;
+	return *search_slot(s, dist - 1, k) >= x;
+}
+
+static char *lines_count(size_t n)
+{
+	return xstrfmt("%zu line%s", n, n == 1 ? "" : "s");
+}
+
+/*
+ * Lines of @ka not in @kb are removed, and the other way round, along a
+ * longest common subsequence: equal lines are taken as they come, and of
+ * two ways that change as few lines, the one that removes first. More
+ * than LINES_DIFF_MAX changes are summed up in one change instead.
+ */
 static void lines_diff(struct diff *d, const char *what, json_t *ka,
 		       json_t *kb)
 {
 	size_t na = json_array_size(ka), nb = json_array_size(kb), i, j;
-	size_t lo = 0, *lcs;
+	size_t *ids = lines_number(ka, na, kb, nb);
+	size_t most = na + nb < LINES_DIFF_MAX ? na + nb : LINES_DIFF_MAX;
+	struct lines_search s = {
+		.a = ids, .b = ids + na, .na = na, .nb = nb,
+		.v = xmalloc((most + 1) * (most + 2) / 2 * sizeof(*s.v)),
+	};
+	ptrdiff_t dist = 0;
+	char *path, *count;
 
-	/*
-	 * Equal leading lines need no table, which is quadratic: two equal
-	 * logs of 17000 lines would want 2 GB. (The walk below takes them
-	 * anyway; trimming equal trailing lines too would change which of
-	 * two equal lines it reports.)
-	 */
-	while (lo < na && lo < nb && line_eq(ka, lo, kb, lo))
-		lo++;
-	lcs = xmalloc((na - lo + 1) * (nb - lo + 1) * sizeof(*lcs));
-#define LCS(i, j) lcs[((i) - lo) * (nb - lo + 1) + (j) - lo]
-	for (i = na + 1; i-- > lo;) {
-		for (j = nb + 1; j-- > lo;) {
-			if (i == na || j == nb)
-				LCS(i, j) = 0;
-			else if (line_eq(ka, i, kb, j))
-				LCS(i, j) = LCS(i + 1, j + 1) + 1;
-			else
-				LCS(i, j) = LCS(i + 1, j) > LCS(i, j + 1) ?
-					LCS(i + 1, j) : LCS(i, j + 1);
-		}
+	while (dist <= (ptrdiff_t)most && !search_round(&s, dist))
+		dist++;
+	if (dist > (ptrdiff_t)most) {
+		for (i = 0; i < na && i < nb && s.a[i] == s.b[i]; i++)
+			;
+		count = lines_count(nb);
+		change_add(d, DIFF_VALUE, what, lines_count(na),
+			   xstrfmt("%s (over %d changed from %s[%zu] on, %s)",
+				   count, LINES_DIFF_MAX, what, i,
+				   "not listed"));
+		free(count);
+		goto out_free;
 	}
-	for (i = lo, j = lo; i < na || j < nb;) {
-		char *path;
-
-		if (i < na && j < nb && line_eq(ka, i, kb, j)) {
+	for (i = 0, j = 0; i < na || j < nb;) {
+		if (i < na && j < nb && s.a[i] == s.b[j]) {
 			i++;
 			j++;
-		} else if (j == nb ||
-			   (i < na && LCS(i + 1, j) >= LCS(i, j + 1))) {
+			continue;
+		}
+		if (search_removes(&s, dist, i, j)) {
 			path = xstrfmt("%s[%zu]", what, i);
 			change_add(d, DIFF_REMOVED, path,
 				   scalar_show(json_array_get(ka, i++)), NULL);
-			free(path);
 		} else {
 			path = xstrfmt("%s[%zu]", what, j);
 			change_add(d, DIFF_ADDED, path, NULL,
 				   scalar_show(json_array_get(kb, j++)));
-			free(path);
 		}
+		free(path);
+		dist--;
 	}
-#undef LCS
-	free(lcs);
+out_free:
+	free(s.v);
+	free(ids);
 }
 
 static void kmsg_diff(struct diff *d, json_t *ka, json_t *kb)

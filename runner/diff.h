@@ -13,7 +13,7 @@ enum diff_kind {
 	DIFF_REMOVED,	/* only in the old one */
 	DIFF_TYPE,	/* file, dir, link, other, or an error in its place */
 	DIFF_MODE,	/* permission bits */
-	DIFF_VALUE,	/* a file's content (text or bytes) */
+	DIFF_VALUE,	/* a file's content (text or bytes), kmsg's size */
 	DIFF_ERROR,	/* a read, listing or lookup error changed */
 	DIFF_TARGET,	/* a symlink's target */
 	DIFF_PROBE,	/* one field of a probe's record */
@@ -50,7 +50,11 @@ struct diff {
  * Both must have passed snap_check() (and been normalized alike). The
  * header is left out. Order: sysfs, then roots in tree order with
  * siblings sorted bytewise, then probes and kmsg lines in their order
- * (kmsg lines matched by longest common subsequence).
+ * (kmsg lines matched by longest common subsequence). When more than 1000
+ * kmsg lines would be added or removed, one DIFF_VALUE on "kmsg" stands
+ * for them: "N lines" -> "M lines (over 1000 changed from kmsg[K] on, not
+ * listed)", K the first line that differs. Time and memory stay linear in
+ * the lines, times that bound.
  */
 void diff_snapshots(struct diff *d, json_t *a, json_t *b);
 

@@ -9,6 +9,7 @@
 #include "diff.h"
 #include "redact.h"
 #include "snap.h"
+#include "../snapshotter/text.h"
 
 /* Where the checker is, as a jq path: .roots["class/leds"].mode */
 struct checker {
@@ -235,21 +236,31 @@ static int mode_check(struct checker *c, json_t *node)
 
 static int node_check(struct checker *c, json_t *node);
 
-/* A name, or with @is_root a relative path, without "." and "..". */
-static int name_valid(const char *name, int is_root)
+/*
+ * What is wrong with a name, or with @is_root a relative path: "." or ".."
+ * (or "/" in a name), or a key that name_encode() writes for no name.
+ */
+static const char *name_problem(const char *name, int is_root)
 {
 	const char *p = name;
 
 	for (;;) {
 		size_t n = strcspn(p, "/");
+		char *buf;
+		ssize_t len;
 
 		if (!n || (n == 1 && p[0] == '.') ||
 		    (n == 2 && p[0] == '.' && p[1] == '.'))
-			return 0;
+			return "";
+		buf = xmalloc(4 * n + 1);
+		len = name_decode(buf, p, n);
+		free(buf);
+		if (len < 0)
+			return ": want %XX only for '%' and bytes not UTF-8";
 		if (!p[n])
-			return 1;
+			return NULL;
 		if (!is_root)
-			return 0;
+			return "";
 		p += n + 1;
 	}
 }
@@ -261,10 +272,12 @@ static int entries_check(struct checker *c, json_t *entries, int is_root)
 
 	json_object_foreach(entries, name, child) {
 		size_t old = path_key(c, name);
+		const char *problem = name_problem(name, is_root);
 		int ret;
 
-		if (!name_valid(name, is_root))
-			ret = fail(c, is_root ? "bad root" : "bad entry name");
+		if (problem)
+			ret = fail(c, "bad %s%s",
+				   is_root ? "root" : "entry name", problem);
 		else
 			ret = node_check(c, child);
 		path_pop(c, old);

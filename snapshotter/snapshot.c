@@ -238,8 +238,9 @@ static json_t *kmsg_make(const struct snap_opts *o)
 
 static json_t *roots_make(const struct snap_opts *o, bool present)
 {
-	json_t *roots = json_object();
-	int fd, err;
+	json_t *roots = json_object(), *node;
+	int fd, err, ret;
+	char *key;
 	size_t i;
 
 	if (!roots || !present)
@@ -247,18 +248,23 @@ static json_t *roots_make(const struct snap_opts *o, bool present)
 	fd = open(o->sysfs, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	err = errno;
 	for (i = 0; i < o->nr_roots; i++) {
-		json_t *node = fd < 0 ?
-			json_pack("{s:s}", "error", errno_name(err)) :
-			walk_root(fd, o->roots[i]);
-
-		if (json_object_set_new(roots, o->roots[i], node)) {
-			json_decref(roots);
-			roots = NULL;
+		/* a root is named like the entries below it */
+		key = name_encode(o->roots[i], strlen(o->roots[i]));
+		if (!key)
 			break;
-		}
+		node = fd < 0 ? json_pack("{s:s}", "error", errno_name(err)) :
+			walk_root(fd, o->roots[i]);
+		ret = json_object_set_new(roots, key, node);
+		free(key);
+		if (ret)
+			break;
 	}
 	if (fd >= 0)
 		close(fd);
+	if (i < o->nr_roots) {	/* out of memory */
+		json_decref(roots);
+		return NULL;
+	}
 	return roots;
 }
 
@@ -300,12 +306,70 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+/* Writes to @fd, named @name in messages, and closes it unless stdout. */
+static int fd_write(int fd, const char *name, const char *buf, size_t len)
+{
+	int ret = write_all(fd, buf, len);
+
+	if (fd != STDOUT_FILENO && close(fd) && !ret)
+		ret = -errno;
+	return ret ? error("cannot write '%s': %s", name, strerror(-ret)) : 0;
+}
+
+/*
+ * -o FILE: a temporary file beside it, synced, then renamed over it, so
+ * that a full disk or a crash leaves FILE as it was, never a part. A FIFO
+ * or a device is written in place.
+ */
+static int output_write(const char *path, const char *buf, size_t len)
+{
+	struct stat st;
+	mode_t mask;
+	char *tmp;
+	int fd, ret;
+
+	/* a FIFO or a device (init's crash fault blocks in its open) */
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			return error("cannot open '%s': %s", path,
+				     strerror(errno));
+		return fd_write(fd, path, buf, len);
+	}
+	tmp = malloc(strlen(path) + sizeof(".tmp.XXXXXX"));
+	if (!tmp)
+		return error("out of memory");
+	strcpy(stpcpy(tmp, path), ".tmp.XXXXXX");
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		ret = error("cannot open '%s': %s", path, strerror(errno));
+		goto out_free;
+	}
+	/* mkostemp() makes it 0600; 0644 as open() would have, less umask */
+	mask = umask(0);
+	umask(mask);
+	ret = write_all(fd, buf, len);
+	if (!ret && (fchmod(fd, 0644 & ~mask) || fsync(fd)))
+		ret = -errno;
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret) {
+		unlink(tmp);
+		ret = error("cannot write '%s': %s", path, strerror(-ret));
+	}
+out_free:
+	free(tmp);
+	return ret;
+}
+
 /* Serialise @snap (framed if asked) to -o FILE or stdout. */
 static int snapshot_write(const struct snap_opts *o, json_t *snap)
 {
 	char *json, *out, *framed = NULL;
 	size_t len, olen;
-	int fd = STDOUT_FILENO, ret;
+	int ret;
 
 	json = json_dumps(snap, JSON_INDENT(2) | JSON_SORT_KEYS);
 	if (!json)
@@ -325,21 +389,8 @@ static int snapshot_write(const struct snap_opts *o, json_t *snap)
 		frame_encode(framed, olen, json, len + 1);
 		out = framed;
 	}
-	if (o->output) {
-		fd = open(o->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			  0644);
-		if (fd < 0) {
-			ret = error("cannot open '%s': %s", o->output,
-				    strerror(errno));
-			goto out_free;
-		}
-	}
-	ret = write_all(fd, out, olen);
-	if (fd != STDOUT_FILENO && close(fd) && !ret)
-		ret = -errno;
-	if (ret)
-		ret = error("cannot write '%s': %s",
-			    o->output ? o->output : "stdout", strerror(-ret));
+	ret = o->output ? output_write(o->output, out, olen) :
+		fd_write(STDOUT_FILENO, "stdout", out, olen);
 out_free:
 	free(framed);
 	free(json);

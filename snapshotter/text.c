@@ -147,6 +147,78 @@ char *utf8_or_base64(const char *buf, size_t len)
 	return text;
 }
 
+static const char hex_digits[] = "0123456789ABCDEF";
+
+static char *byte_escape(char *o, unsigned char c)
+{
+	*o++ = '%';
+	*o++ = hex_digits[c >> 4];
+	*o++ = hex_digits[c & 15];
+	return o;
+}
+
+/* Writes the key of @name to @out (3 * @len + 1 bytes); its length. */
+static size_t name_escape(char *out, const char *name, size_t len)
+{
+	char *o = out;
+	size_t i = 0, end;
+
+	while (i < len) {
+		/* the well-formed run, then the byte that ends it */
+		for (end = i + utf8_check(name + i, len - i); i < end; i++)
+			if (name[i] == '%')
+				o = byte_escape(o, '%');
+			else
+				*o++ = name[i];
+		if (i < len)
+			o = byte_escape(o, name[i++]);
+	}
+	*o = '\0';
+	return o - out;
+}
+
+char *name_encode(const char *name, size_t len)
+{
+	char *key = malloc(3 * len + 1);
+
+	if (key)
+		name_escape(key, name, len);
+	return key;
+}
+
+static int hex_value(char c)
+{
+	const char *p = c ? strchr(hex_digits, c) : NULL;
+
+	return p ? p - hex_digits : -1;
+}
+
+ssize_t name_decode(char *out, const char *key, size_t len)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++) {
+		int hi, lo;
+
+		if (key[i] != '%') {
+			out[n++] = key[i];
+			continue;
+		}
+		hi = i + 2 < len ? hex_value(key[i + 1]) : -1;
+		lo = hi < 0 ? -1 : hex_value(key[i + 2]);
+		if (lo < 0)
+			return -EINVAL;
+		out[n++] = hi << 4 | lo;
+		i += 2;
+	}
+	if (memchr(out, '\0', n))
+		return -EINVAL;
+	/* one key a name: escapes where none is due are refused */
+	if (name_escape(out + n, out, n) != len || memcmp(out + n, key, len))
+		return -EINVAL;
+	return n;
+}
+
 const char *errno_name(int err)
 {
 	static char unknown[16];

@@ -66,6 +66,34 @@ ssize_t base64_decode(void *out, const char *text, size_t len);
 char *utf8_or_base64(const char *buf, size_t len);
 
 /**
+ * name_encode() - a file name as the snapshot keys it
+ * @name: the name's bytes
+ * @len: their number
+ *
+ * A name that is UTF-8 and holds no '%' is itself. Otherwise each '%', and
+ * each byte that is not part of a well-formed UTF-8 sequence, becomes %XX
+ * (two uppercase hex digits): "name\xff" is "name%FF", "50%" is "50%25".
+ * No two names give one key, every key is UTF-8, and '/' stays '/', so a
+ * path can be encoded whole.
+ *
+ * Return: a new NUL-terminated string; NULL when out of memory.
+ */
+char *name_encode(const char *name, size_t len);
+
+/**
+ * name_decode() - the name that name_encode() keyed as @key
+ * @out: buffer of at least 4 * @len + 1 bytes: the name, then its key
+ *	again to check it
+ * @key: the key (need not be NUL-terminated)
+ * @len: its length
+ *
+ * Return: the length of the name written to @out; -EINVAL if name_encode()
+ * writes @key for no name (a '%' without two uppercase hex digits, %XX for
+ * a byte that needs none, a NUL byte).
+ */
+ssize_t name_decode(char *out, const char *key, size_t len);
+
+/**
  * errno_name() - symbolic name of an errno value, "EACCES" for EACCES
  * @err: a positive errno value
  *

@@ -111,7 +111,7 @@ static json_t *dir_node(int at, const char *name, const struct stat *st,
 		pos->depth++;
 		child = node_make(dirfd(dir), de->d_name, pos);
 		pos->depth--;
-		key = utf8_or_base64(de->d_name, strlen(de->d_name));
+		key = name_encode(de->d_name, strlen(de->d_name));
 		if (!key || json_object_set_new(entries, key, child)) {
 			free(key);
 			goto out_nomem;

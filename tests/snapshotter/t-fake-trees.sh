@@ -21,6 +21,40 @@ printf '%s\n' "snapshot: cannot write 'stdout': No space left on device" \
 	"exit 1" >"$scratch/expect"
 tap_diff "$name"
 
+# -o FILE on a full disk (here: past the file size limit, SIGXFSZ ignored
+# so that write() fails with EFBIG): FILE keeps its old content whole and
+# no temporary file is left beside it.
+mkdir -p "$scratch/sys/class/big" "$scratch/out"
+head -c 8192 /dev/zero | tr '\0' x >"$scratch/sys/class/big/attr"
+name="cli: -o FILE that cannot be written whole: exit 1, FILE kept"
+echo old >"$scratch/out/snap.json"
+(ulimit -f 4 && trap '' XFSZ && exec $SNAP --sysfs "$scratch/sys" \
+	-o "$scratch/out/snap.json" class) 2>"$scratch/actual"
+echo "exit $?" >>"$scratch/actual"
+ls "$scratch/out" >>"$scratch/actual"
+head -c 80 "$scratch/out/snap.json" >>"$scratch/actual"
+printf '%s\n' \
+	"snapshot: cannot write '$scratch/out/snap.json': File too large" \
+	"exit 1" snap.json old >"$scratch/expect"
+tap_diff "$name"
+
+name="cli: -o FILE replaces FILE with the whole snapshot"
+$SNAP --sysfs "$scratch/sys" -o "$scratch/out/snap.json" class &&
+	$SNAP --sysfs "$scratch/sys" class >"$scratch/expect" &&
+	cp "$scratch/out/snap.json" "$scratch/actual" &&
+	ls "$scratch/out" >>"$scratch/actual" &&
+	echo snap.json >>"$scratch/expect"
+tap_diff "$name"
+
+# init's crash fault needs the open of a FIFO to block: written in place
+name="cli: -o FIFO is written in place"
+mkfifo "$scratch/out/fifo"
+cat "$scratch/out/fifo" >"$scratch/actual" &
+$SNAP --sysfs "$scratch/sys" -o "$scratch/out/fifo" class
+wait
+$SNAP --sysfs "$scratch/sys" class >"$scratch/expect"
+tap_diff "$name"
+
 name="cli: --help to a full stdout is an error too"
 $SNAP --help >/dev/full 2>/dev/null
 if [ $? -eq 1 ]; then

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests, TAP: frame encode/decode, crc32, UTF-8, base64, kmsg records. */
+/* Unit tests, TAP: frame, crc32, UTF-8, base64, name keys, kmsg records. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -223,6 +223,52 @@ static void test_utf8_or_base64(void)
 	free(b);
 }
 
+static void test_name(void)
+{
+	static const char *const vectors[][2] = {
+		{ "led0", "led0" }, { "caf\xc3\xa9", "caf\xc3\xa9" },
+		{ "name\xff", "name%FF" }, { "50%", "50%25" },
+		{ "name%FF", "name%25FF" }, { "caf\xc3", "caf%C3" },
+		{ "\xed\xa0\x80", "%ED%A0%80" }, { "a/\xfe", "a/%FE" },
+	};
+	static const char *const refused[] = {
+		"%", "%F", "a%zz", "%ff", "%41", "%2F", "%00", "%C3%A9",
+	};
+	char name[3], key[16], back[64];
+	bool good = true;
+	size_t i;
+
+	for (i = 0; i < sizeof(vectors) / sizeof(*vectors); i++) {
+		char *k = name_encode(vectors[i][0], strlen(vectors[i][0]));
+
+		ok(k && !strcmp(k, vectors[i][1]), "name_encode gives \"%s\"",
+		   vectors[i][1]);
+		free(k);
+	}
+	/* every name of one or two bytes comes back: no two share a key */
+	for (i = 1; i < 65536; i++) {
+		size_t len = i < 256 ? 1 : 2;
+		char *k;
+		ssize_t n;
+
+		name[0] = (char)(i & 255);
+		name[1] = (char)(i >> 8);
+		if (!name[0] || (len == 2 && !name[1]))
+			continue;
+		k = name_encode(name, len);
+		n = k ? name_decode(back, k, strlen(k)) : -1;
+		if (n != (ssize_t)len || memcmp(back, name, len))
+			good = false;
+		free(k);
+	}
+	ok(good, "name_decode gives back every name of 1 and 2 bytes");
+	for (i = 0; i < sizeof(refused) / sizeof(*refused); i++) {
+		strcpy(key, refused[i]);
+		ok(name_decode(back, key, strlen(key)) == -EINVAL,
+		   "name_decode refuses \"%s\"", key);
+	}
+}
+
 static void test_kmsg(void)
 {
 	static const char rec[] =
@@ -256,6 +302,7 @@ int main(void)
 	test_utf8();
 	test_base64();
 	test_utf8_or_base64();
+	test_name();
 	test_kmsg();
 	test_errno_name();
 	printf("1..%u\n", tap_count);
