@@ -1,8 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # The host command build/sysfarm, linked against libyaml and jansson.
 
-RUNNER_SRCS := $(wildcard runner/*.c) snapshotter/frame.c snapshotter/text.c
+# Four wings (runner/README.md): cmd/ over pipeline/ and compare/, all over
+# lib/; includes name the wing ("lib/util.h"), resolved from runner/.
+RUNNER_WINGS := cmd pipeline compare lib
+RUNNER_SRCS := $(foreach w,$(RUNNER_WINGS),$(wildcard runner/$(w)/*.c)) \
+	snapshotter/frame.c snapshotter/text.c
 RUNNER_OBJS := $(patsubst %.c,$(BUILD)/runner/%.o,$(RUNNER_SRCS))
+RUNNER_CFLAGS := -Irunner -I.
 SYSFARM := $(BUILD)/sysfarm
 
 all: $(SYSFARM)
@@ -12,11 +17,11 @@ $(SYSFARM): $(RUNNER_OBJS)
 
 $(BUILD)/runner/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(RUNNER_CFLAGS) -c -o $@ $<
 
 # The compiler launcher of kernel builds (runner/cc/sysfarm-cc.c), which
 # sysfarm finds beside itself.
-SYSFARM_CC_OBJS := $(BUILD)/runner/runner/cc/sysfarm-cc.o $(BUILD)/runner/runner/util.o
+SYSFARM_CC_OBJS := $(BUILD)/runner/runner/cc/sysfarm-cc.o $(BUILD)/runner/runner/lib/util.o
 all: $(BUILD)/sysfarm-cc
 
 $(BUILD)/sysfarm-cc: $(SYSFARM_CC_OBJS)
@@ -30,6 +35,7 @@ CHECK_DEPS += $(SYSFARM) $(BUILD)/sysfarm-cc
 TESTS += tests/runner/t-diff.sh tests/hostile/t-hostile.sh
 TESTS += tests/runner/t-report.sh
 TESTS += tests/runner/t-abi.sh tests/runner/t-cc.sh tests/runner/t-bisect-stop.sh
+TESTS += tests/runner/t-wings.sh
 BOOT_TESTS += tests/runner/t-abi-boot.sh
 BOOT_TESTS += tests/ci/t-workflow.sh
 BOOT_TESTS += tests/runner/t-git-bisect.sh tests/runner/t-repro.sh tests/runner/t-source-drift.sh

@@ -26,7 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../util.h"
+#include "lib/util.h"
 
 /*
  * The dependency file the compiler is told to write, or NULL; NULL too for

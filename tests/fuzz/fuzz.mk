@@ -9,13 +9,13 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 # clang, unlike gcc, warns on the { NULL } that ends a table.
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) \
-	-Wno-missing-field-initializers -MMD -MP $(FUZZ_SAN) -Irunner
+	-Wno-missing-field-initializers -MMD -MP $(FUZZ_SAN) -Irunner -I.
 FUZZ_RUNS := 200000
 FUZZ_TARGETS := snapshot matrix report
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 # The runner as build/sysfarm links it, less its main().
 FUZZ_RUNNER_OBJS := $(patsubst %.c,$(BUILD)/fuzz/%.o,\
-	$(filter-out runner/sysfarm.c,$(RUNNER_SRCS)))
+	$(filter-out runner/cmd/sysfarm.c,$(RUNNER_SRCS)))
 FUZZ_OBJS := $(FUZZ_RUNNER_OBJS) $(FUZZ_TARGETS:%=$(BUILD)/fuzz/tests/fuzz/fuzz_%.o)
 .SECONDARY: $(FUZZ_OBJS)
 

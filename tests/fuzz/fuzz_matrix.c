@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kbuild.h"
-#include "matrix.h"
+#include "pipeline/kbuild.h"
+#include "pipeline/matrix.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

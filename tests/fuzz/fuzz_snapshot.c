@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diff.h"
-#include "redact.h"
-#include "snap.h"
+#include "compare/diff.h"
+#include "compare/redact.h"
+#include "compare/snap.h"
 
 /* Paths relative to the top of the tree, where make and t-fuzz.sh run. */
 #define GOLDEN "expected/x86_64-sysfs-on-tca6507.json"

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/* sysfarm abi: check snapshots and Documentation/ABI against the ABI table. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/builtin.h"
+#include "compare/abi.h"
+#include "compare/snap.h"
+#include "lib/exitcode.h"
+#include "lib/kconfig.h"
+#include "pipeline/farm.h"
+
+static const char usage[] =
+	"usage: sysfarm abi [OPTIONS] [CONFIG...]\n\n"
+	"Checks each configuration's snapshot (BUILD/out/CONFIG/snapshot.json)\n"
+	"against the ABI table: files no row documents (undocumented), rows\n"
+	"whose file is absent where their condition holds (missing), modes\n"
+	"other than the row's (mode), and rows whose Documentation/ABI source\n"
+	"has no What: entry for them in the kernel tree (stale). A finding its\n"
+	"row waives is shown with the reason and does not count. Exit 0 none,\n"
+	"1 a finding, 2 bad usage or input, 125 a snapshot or the tree is missing.\n\n"
+	"  --table FILE       the ABI table (expected/abi.yaml beside the matrix)\n"
+	"  --goldens          check expected/CONFIG.json instead of the snapshots\n"
+	"  --kernel-tree DIR  where Documentation/ABI is read (BUILD/src)\n"
+	"  --snapshot FILE    check this snapshot instead of configurations'\n"
+	"                     (with --table and --kernel-tree, no matrix needed)\n"
+	"  --kconfig FILE     with --snapshot: the options that hold (y or m)\n"
+	FARM_USAGE;
+
+enum { OPT_TABLE = 1000, OPT_GOLDENS, OPT_TREE, OPT_SNAPSHOT, OPT_KCONFIG };
+
+static const struct option options[] = {
+	{ "table", required_argument, NULL, OPT_TABLE },
+	{ "goldens", no_argument, NULL, OPT_GOLDENS },
+	{ "kernel-tree", required_argument, NULL, OPT_TREE },
+	{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
+	{ "kconfig", required_argument, NULL, OPT_KCONFIG },
+	{ 0 }
+};
+
+struct abi_opts {
+	const char *table, *tree, *snapshot;
+	int goldens;
+	struct strv kconfig;
+};
+
+/* Like verdict_exit_fold(), but bad input outranks everything. */
+static int status_fold(int a, int b)
+{
+	if (a == SF_EXIT_USAGE || b == SF_EXIT_USAGE)
+		return SF_EXIT_USAGE;
+	return verdict_exit_fold(a, b);
+}
+
+static int abi_option(void *ctx, int opt, const char *arg)
+{
+	struct abi_opts *o = ctx;
+
+	switch (opt) {
+	case OPT_TABLE:
+		o->table = arg;
+		break;
+	case OPT_GOLDENS:
+		o->goldens = 1;
+		break;
+	case OPT_TREE:
+		o->tree = arg;
+		break;
+	case OPT_SNAPSHOT:
+		o->snapshot = arg;
+		break;
+	case OPT_KCONFIG:
+		strv_push(&o->kconfig, arg);
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* Checks one snapshot file and prints its findings. Return: exit status. */
+static int snapshot_check(const struct abi_table *t, const char *name,
+			  const char *path, const struct strv *kconfig,
+			  unsigned char *seen)
+{
+	struct abi_findings fs = ABI_FINDINGS_INIT;
+	struct sf_err err;
+	json_t *snap;
+	size_t n;
+	int ret = snap_load(path, &snap, &err);
+
+	if (ret) {
+		fprintf(stderr, "%s\n", err.msg);
+		return ret == INPUT_EIO ? SF_EXIT_UNTESTED : SF_EXIT_USAGE;
+	}
+	abi_check(t, snap, kconfig, seen, &fs);
+	n = abi_count(&fs);
+	printf("%s: %zu files, %zu finding%s, %zu waived\n", name, fs.files, n,
+	       n == 1 ? "" : "s", fs.n - n);
+	abi_print(&fs, "  ", 1);
+	abi_findings_release(&fs);
+	json_decref(snap);
+	return n ? SF_EXIT_DIFF : SF_EXIT_OK;
+}
+
+/* --snapshot FILE, the options that hold read from the --kconfig files */
+static int file_check(const struct abi_table *t, const struct abi_opts *o,
+		      unsigned char *seen)
+{
+	struct strv kconfig = STRV_INIT;
+	int status = SF_EXIT_USAGE;
+	struct sf_err err;
+
+	for (size_t i = 0; i < o->kconfig.n; i++)
+		if (kconfig_read_set(o->kconfig.v[i], &kconfig, &err)) {
+			fprintf(stderr, "sysfarm: %s\n", err.msg);
+			goto out;
+		}
+	status = snapshot_check(t, o->snapshot, o->snapshot, &kconfig, seen);
+out:
+	strv_release(&kconfig);
+	return status;
+}
+
+static int configs_check(const struct farm *f, const struct abi_opts *o,
+			 const struct abi_table *t, unsigned char *seen)
+{
+	int status = SF_EXIT_OK;
+
+	for (size_t s = 0; s < f->nsel; s++) {
+		const struct config *c = &f->m.configs[f->sel[s]];
+		char *path = o->goldens ?
+			xstrfmt("%s/expected/%s.json", f->top, c->name) :
+			xstrfmt("%s/out/%s/snapshot.json", f->build, c->name);
+		struct strv kconfig = STRV_INIT;
+		struct sf_err err;
+		int ret;
+
+		if (kbuild_fragment_options(&f->m, c, &kconfig, &err)) {
+			fprintf(stderr, "sysfarm: %s\n", err.msg);
+			ret = SF_EXIT_USAGE;
+		} else {
+			ret = snapshot_check(t, c->name, path, &kconfig, seen);
+		}
+		status = status_fold(status, ret);
+		strv_release(&kconfig);
+		free(path);
+	}
+	return status;
+}
+
+static int docs_check(const struct farm *f, const struct abi_opts *o,
+		      const struct abi_table *t)
+{
+	struct abi_findings fs = ABI_FINDINGS_INIT;
+	char *tree = o->tree ? xstrdup(o->tree) : xstrfmt("%s/src", f->build);
+	struct sf_err err;
+	int checked = abi_check_docs(t, tree, &fs, &err);
+	size_t n = abi_count(&fs);
+
+	if (checked < 0 && o->tree) {
+		fprintf(stderr, "sysfarm: %s\n", err.msg);
+	} else if (checked < 0) {
+		fprintf(stderr, "sysfarm: %s ('sysfarm build' prepares %s/src, or use --kernel-tree)\n",
+			err.msg, f->build);
+	} else {
+		printf("%s: %zu rows, %d checked against %s/Documentation/ABI, %zu stale, %zu waived\n",
+		       t->path, t->n, checked, tree, n, fs.n - n);
+		abi_print(&fs, "  ", 1);
+	}
+	abi_findings_release(&fs);
+	free(tree);
+	return checked < 0 ? SF_EXIT_UNTESTED : n ? SF_EXIT_DIFF : SF_EXIT_OK;
+}
+
+int cmd_abi(int argc, char **argv)
+{
+	struct abi_opts o = { .kconfig = STRV_INIT };
+	struct abi_table t = ABI_TABLE_INIT;
+	unsigned char *seen = NULL;
+	struct sf_err err;
+	char *table;
+	struct farm f;
+	int i, status;
+
+	farm_init(&f);
+	i = farm_parse(&f, argc, argv, usage, options, abi_option, &o);
+	if (i <= 0) {
+		status = i ? SF_EXIT_USAGE : SF_EXIT_OK;
+		goto out_farm;
+	}
+	if ((o.snapshot && (i < argc || o.goldens)) ||
+	    (o.kconfig.n && !o.snapshot)) {
+		fprintf(stderr, "sysfarm abi: --snapshot goes without CONFIG and --goldens, --kconfig with --snapshot\n");
+		status = SF_EXIT_USAGE;
+		goto out_farm;
+	}
+	/* A snapshot file and its tree need no matrix */
+	if (!o.snapshot || !o.tree || !o.table) {
+		status = farm_load(&f, argv + i, argc - i);
+		if (status)
+			goto out_farm;
+	}
+	table = o.table ? xstrdup(o.table) :
+			  xstrfmt("%s/expected/abi.yaml", f.top);
+	if (abi_table_load(&t, table, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		status = SF_EXIT_USAGE;
+		goto out_table;
+	}
+	seen = memset(xmalloc(t.n + 1), 0, t.n + 1);
+	if (o.snapshot)
+		status = file_check(&t, &o, seen);
+	else
+		status = configs_check(&f, &o, &t, seen);
+	/* Bad input is reported alone: the first error wins. */
+	if (status != SF_EXIT_USAGE)
+		status = status_fold(status, docs_check(&f, &o, &t));
+	for (size_t r = 0; r < t.n; r++)
+		if (!seen[r])
+			printf("not observed: %s:%zu %s\n", t.path,
+			       t.v[r].line, t.v[r].path);
+	free(seen);
+out_table:
+	abi_table_release(&t);
+	free(table);
+out_farm:
+	strv_release(&o.kconfig);
+	farm_release(&f);
+	return status;
+}

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/* sysfarm bisect: the first patch of a series after which the ABI changed. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/builtin.h"
+#include "compare/diff.h"
+#include "compare/redact.h"
+#include "compare/snap.h"
+#include "lib/exitcode.h"
+#include "pipeline/farm.h"
+#include "pipeline/source.h"
+
+static const char usage[] =
+	"usage: sysfarm bisect [OPTIONS] CONFIG\n\n"
+	"Finds the first patch of the series after which CONFIG's snapshot\n"
+	"differs from expected/CONFIG.json. Step k applies the series' first k\n"
+	"patches to the same tree and build directory, so each step is an\n"
+	"incremental build. Untestable steps (build failure, panic, timeout)\n"
+	"are skipped like `git bisect skip`. Steps are logged in\n"
+	"BUILD/bisect/CONFIG.log; a rerun reuses the logged verdicts.\n\n"
+	"  --good N           the first N patches are known good (default: as\n"
+	"                     many as open patches/series)\n"
+	"  --bad M            the first M patches are known bad (default: all)\n"
+	FARM_USAGE;
+
+enum { OPT_GOOD = 1000, OPT_BAD };
+
+static const struct option options[] = {
+	{ "good", required_argument, NULL, OPT_GOOD },
+	{ "bad", required_argument, NULL, OPT_BAD },
+	{ 0 }
+};
+
+struct bisect {
+	long good, bad;
+	struct strv patches, subjects;
+	char *golden, *log, *series;
+	struct redactions reds;
+	enum { UNTESTED, GOOD, BAD, SKIP } *state;
+	int builds;
+	struct diff bad_diff;	/* of step bad_k */
+	long bad_k;
+};
+
+static int bisect_option(void *ctx, int opt, const char *arg)
+{
+	struct bisect *b = ctx;
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (opt != OPT_GOOD && opt != OPT_BAD)
+		return 0;
+	if (!*arg || *end || v < 0) {
+		fprintf(stderr, "sysfarm: --%s takes a patch count, not '%s'\n",
+			opt == OPT_GOOD ? "good" : "bad", arg);
+		return -1;
+	}
+	*(opt == OPT_GOOD ? &b->good : &b->bad) = v;
+	return 1;
+}
+
+/* How many patches open both the default series and @patches. */
+static long common_prefix(const struct farm *f, const struct strv *patches)
+{
+	char *def = xstrfmt("%s/patches/series", f->top);
+	struct strv base = STRV_INIT;
+	struct sf_err err;
+	long n = 0;
+
+	if (!series_read(def, &base, NULL, &err))
+		while ((size_t)n < base.n && (size_t)n < patches->n &&
+		       !strcmp(base.v[n], patches->v[n]))
+			n++;
+	strv_release(&base);
+	free(def);
+	return n;
+}
+
+/* Replays verdicts logged by an earlier run over the same series. */
+static void log_replay(struct bisect *b)
+{
+	char *text = file_read(b->log, NULL), *line, *next;
+
+	for (line = text; line && *line; line = next) {
+		char name[256], verdict[32];
+		long k;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (sscanf(line, "%ld %255s %31s", &k, name, verdict) != 3 ||
+		    k <= b->good || k > b->bad ||
+		    strcmp(strrchr(b->patches.v[k - 1], '/') + 1, name))
+			continue;
+		b->state[k] = !strcmp(verdict, "PASS") ? GOOD :
+			      !strcmp(verdict, "DIFF") ? BAD : SKIP;
+	}
+	free(text);
+}
+
+/* Step k: the first k patches, built, booted, compared with the golden. */
+static int step(struct farm *f, const struct config *c, struct bisect *b,
+		long k, struct diff *d)
+{
+	char *series = xstrfmt("%s/bisect/%s.series", f->build, c->name);
+	char *out = farm_outdir(f, c);
+	char *snap = xstrfmt("%s/snapshot.json", out);
+	const char *name = strrchr(b->patches.v[k - 1], '/') + 1;
+	struct result r = { 0 };
+	double t = now_seconds();
+	FILE *log;
+	char *text = xstrdup("");
+
+	for (long i = 0; i < k; i++) {
+		char *more = xstrfmt("%s%s\n", text, b->patches.v[i]);
+
+		free(text);
+		text = more;
+	}
+	if (file_write_atomic(series, text, strlen(text))) {
+		err_set(&r.why, "%s: %s", series, strerror(errno));
+		r.v = V_BUILD_FAIL;
+	} else {
+		farm_set_series(f, series);
+		farm_progress(f, c, "bisect: %ld patches, up to %s", k, name);
+		b->builds++;
+		if (!farm_build(f, c, &r) && !farm_boot(f, c, &r)) {
+			diff_release(d);
+			if (snap_compare(b->golden, snap, &b->reds, d, &r.why))
+				r.v = V_CORRUPT;
+			else
+				r.v = d->n ? V_DIFF : V_PASS;
+		}
+	}
+	b->state[k] = r.v == V_PASS ? GOOD : r.v == V_DIFF ? BAD : SKIP;
+	/* Keep the diff of the lowest bad step: the answer's, in the end. */
+	if (b->state[k] == BAD && (!b->bad_k || k < b->bad_k)) {
+		diff_release(&b->bad_diff);
+		b->bad_diff = *d;
+		memset(d, 0, sizeof(*d));
+		b->bad_k = k;
+	}
+	log = fopen(b->log, "a");
+	if (log) {
+		fprintf(log, "%ld %s %s %.1f\n", k, name, verdict_name(r.v),
+			now_seconds() - t);
+		fclose(log);
+	}
+	farm_progress(f, c, "bisect: %ld patches: %s%s%.*s", k,
+		      verdict_name(r.v), r.why.msg[0] ? ": " : "",
+		      (int)strcspn(r.why.msg, "\n"), r.why.msg);
+	free(text);
+	free(series);
+	free(out);
+	free(snap);
+	return 0;
+}
+
+/*
+ * The next step: the untested, unskipped count nearest the middle of the
+ * range, or 0 when none is left.
+ */
+static long next_step(const struct bisect *b, long lo, long hi)
+{
+	long mid = lo + (hi - lo) / 2, best = 0;
+
+	for (long k = lo + 1; k < hi; k++)
+		if (b->state[k] == UNTESTED &&
+		    (!best || labs(k - mid) < labs(best - mid)))
+			best = k;
+	return best;
+}
+
+int cmd_bisect(int argc, char **argv)
+{
+	struct bisect b = { .good = -1, .bad = -1 };
+	struct diff d = DIFF_INIT;
+	struct sf_err err;
+	const struct config *c;
+	struct farm f;
+	long lo, hi;
+	int status;
+
+	farm_init(&f);
+	f.uses_source = 1;
+	if (farm_setup(&f, argc, argv, usage, options, bisect_option, &b,
+		       &status))
+		goto out;
+	status = SF_EXIT_USAGE;
+	if (f.nsel != 1 || argc - optind != 1) {
+		fputs(usage, stderr);
+		goto out;
+	}
+	c = &f.m.configs[f.sel[0]];
+	if (series_read(f.series, &b.patches, &b.subjects, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		goto out;
+	}
+	if (b.good < 0)
+		b.good = common_prefix(&f, &b.patches);
+	if (b.bad < 0)
+		b.bad = b.patches.n;
+	if (b.good >= b.bad || (size_t)b.bad > b.patches.n) {
+		fprintf(stderr, "sysfarm: nothing to bisect: good %ld, bad %ld, %zu patches\n",
+			b.good, b.bad, b.patches.n);
+		goto out;
+	}
+	b.golden = xstrfmt("%s/expected/%s.json", f.top, c->name);
+	{
+		char *reds = xstrfmt("%s/expected/redactions.yaml", f.top);
+		int r = path_exists(reds) &&
+			redactions_load(&b.reds, reds, &err);
+
+		free(reds);
+		if (r || !path_exists(b.golden)) {
+			fprintf(stderr, "%s\n", r ? err.msg :
+				"sysfarm: bisect needs the configuration's golden");
+			goto out;
+		}
+	}
+	{
+		char *dir = xstrfmt("%s/bisect", f.build);
+
+		mkdir_p(dir);
+		free(dir);
+	}
+	b.log = xstrfmt("%s/bisect/%s.log", f.build, c->name);
+	b.series = xstrdup(f.series);
+	b.state = xmalloc((b.patches.n + 1) * sizeof(*b.state));
+	log_replay(&b);
+
+	lo = b.good;
+	hi = b.bad;
+	for (;;) {
+		long k;
+
+		/* Narrow with what is known, logged or tested. */
+		for (long i = lo + 1; i < hi; i++) {
+			if (b.state[i] == GOOD)
+				lo = i;
+		}
+		for (long i = hi - 1; i > lo; i--) {
+			if (b.state[i] == BAD)
+				hi = i;
+		}
+		k = next_step(&b, lo, hi);
+		if (!k)
+			break;
+		step(&f, c, &b, k, &d);
+	}
+	/* The answer's own snapshot: its diff is what the patch introduced. */
+	if (hi == lo + 1 && b.bad_k != hi)
+		step(&f, c, &b, hi, &d);
+	printf("bisect %s over %s: %d build%s\n", c->name, b.series, b.builds,
+	       b.builds == 1 ? "" : "s");
+	if (hi == lo + 1 && b.state[hi] == GOOD) {
+		printf("no ABI change: the first %ld patches match the golden\n",
+		       hi);
+		status = SF_EXIT_OK;
+	} else if (hi == lo + 1 && b.state[hi] == BAD) {
+		printf("first bad patch: %s: %s\n",
+		       strrchr(b.patches.v[hi - 1], '/') + 1,
+		       b.subjects.v[hi - 1]);
+		diff_print(stdout, &b.bad_diff, "  ", 0);
+		status = SF_EXIT_OK;
+	} else {
+		printf("skipped steps leave a range: the first bad patch is one of\n");
+		for (long i = lo + 1; i <= hi; i++)
+			printf("  %s: %s (%s)\n",
+			       strrchr(b.patches.v[i - 1], '/') + 1,
+			       b.subjects.v[i - 1],
+			       b.state[i] == SKIP ? "untestable" : "bad");
+		status = SF_EXIT_UNTESTED;
+	}
+out:
+	diff_release(&d);
+	diff_release(&b.bad_diff);
+	redactions_release(&b.reds);
+	strv_release(&b.patches);
+	strv_release(&b.subjects);
+	free(b.golden);
+	free(b.log);
+	free(b.series);
+	free(b.state);
+	farm_release(&f);
+	return status;
+}

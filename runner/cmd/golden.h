@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Golden files: expected/<config>.json compared with fresh snapshots, one
+ * verdict per configuration, the inputs header compared on its own.
+ * Shared by `sysfarm check` and `sysfarm update`.
+ */
+#ifndef SYSFARM_GOLDEN_H
+#define SYSFARM_GOLDEN_H
+
+#include <jansson.h>
+
+#include "compare/abi.h"
+#include "compare/diff.h"
+#include "compare/redact.h"
+#include "pipeline/farm.h"
+
+struct golden_opts {
+	const char *expected;		/* the goldens' directory */
+	const char *redactions;		/* rules file, or NULL for the default */
+	const char *results;		/* results file to write */
+	int abi;			/* hold snapshots to DIR/abi.yaml */
+};
+
+/* Options check and update share, handled by golden_option(). */
+enum { GOLDEN_OPT_EXPECTED = 900, GOLDEN_OPT_REDACTIONS, GOLDEN_OPT_RESULTS };
+
+#define GOLDEN_OPTIONS \
+	{ "expected", required_argument, NULL, GOLDEN_OPT_EXPECTED }, \
+	{ "redactions", required_argument, NULL, GOLDEN_OPT_REDACTIONS }, \
+	{ "results", required_argument, NULL, GOLDEN_OPT_RESULTS }
+
+#define GOLDEN_USAGE \
+	"  --expected DIR     the goldens (expected/ beside the matrix)\n" \
+	"  --redactions FILE  redaction rules (DIR/redactions.yaml)\n" \
+	"  --results FILE     results file (BUILD/out/results.json)\n"
+
+/* Return: 1 when @opt was one of GOLDEN_OPTIONS, else 0. */
+int golden_option(struct golden_opts *o, int opt, const char *arg);
+
+struct golden_run {
+	struct redactions reds;
+	char *expected;
+	struct result *results;		/* indexed like f->sel */
+	struct diff *diffs;
+	struct strv *inputs_changed;	/* "name: old -> new" lines */
+	struct strv obsolete;		/* sysfarm's goldens no configuration
+					 * makes: DIR/NAME.json */
+	struct strv foreign;		/* other DIR/NAME.json, left alone: one
+					 * message each */
+	struct abi_table abi;		/* empty without opts->abi or table */
+	struct abi_findings *abi_found;	/* indexed like f->sel */
+	struct abi_findings abi_stale;	/* rows Documentation/ABI lost */
+	json_t *report;			/* the results file's content */
+};
+
+/**
+ * golden_run() - build, boot and compare every selected configuration
+ *
+ * Goldens, the redaction rules and the ABI table are validated before
+ * anything is built. With @o->abi, a snapshot equal to its golden that
+ * the ABI table finds fault with is ABI-MISMATCH, and the table's
+ * Documentation/ABI rows are checked against the tree that was built.
+ * Writes build/out/<config>/snapshot.diff beside each snapshot and the
+ * results file. After the builds, lists the goldens no configuration of
+ * the matrix is named after: obsolete if sysfarm wrote them (a regular
+ * file, a snapshot whose header has "inputs" and "snapshotter"), foreign
+ * otherwise.
+ *
+ * Return: 0, or SF_EXIT_USAGE after printing a bad input's message.
+ */
+int golden_run(struct farm *f, const struct golden_opts *o,
+	       struct golden_run *run);
+
+/* The golden's path for @c, malloc'd. */
+char *golden_path(const struct golden_run *run, const struct config *c);
+
+/*
+ * The summary table, then per configuration its inputs changes (first, on
+ * their own lines) and its diff, then obsolete goldens and foreign files.
+ */
+void golden_print(const struct farm *f, const struct golden_run *run,
+		  int color);
+
+/*
+ * The folded exit status; an obsolete golden or a stale row of the ABI
+ * table counts as a difference, a foreign file does not.
+ */
+int golden_status(const struct farm *f, const struct golden_run *run);
+
+void golden_release(const struct farm *f, struct golden_run *run);
+
+#endif

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/* sysfarm list: configurations, build keys, and which share a kernel. */
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/builtin.h"
+#include "lib/exitcode.h"
+#include "pipeline/farm.h"
+
+static const char usage[] =
+	"usage: sysfarm list [OPTIONS] [CONFIG...]\n\n"
+	"  --json             one JSON object per configuration, in an array\n"
+	"  --github           the GitHub Actions matrix: {\"include\": [...]}\n"
+	"  --kernels          one entry per build key (its first configuration)\n"
+	FARM_USAGE;
+
+enum { OPT_JSON = 1000, OPT_GITHUB, OPT_KERNELS };
+
+static const struct option options[] = {
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "github", no_argument, NULL, OPT_GITHUB },
+	{ "kernels", no_argument, NULL, OPT_KERNELS },
+	{ 0 }
+};
+
+struct list_opts {
+	int format;
+	int kernels;
+};
+
+static int list_option(void *ctx, int opt, const char *arg)
+{
+	struct list_opts *o = ctx;
+
+	switch (opt) {
+	case OPT_JSON:
+	case OPT_GITHUB:
+		o->format = opt;
+		return 1;
+	case OPT_KERNELS:
+		o->kernels = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* Is @s the first selected configuration with its build key? */
+static int first_of_key(const struct farm *f, size_t s)
+{
+	for (size_t t = 0; t < s; t++)
+		if (!strcmp(f->m.configs[f->sel[t]].key,
+			    f->m.configs[f->sel[s]].key))
+			return 0;
+	return 1;
+}
+
+static json_t *config_json(const struct farm *f, const struct config *c)
+{
+	const struct matrix *m = &f->m;
+	json_t *j = json_pack("{s:s, s:s, s:i}", "config", c->name,
+			      "key", c->key, "timeout", c->s.timeout);
+	json_t *append = json_array();
+
+	for (size_t i = 0; i < c->s.append.n; i++)
+		json_array_append_new(append, json_string(c->s.append.v[i]));
+	json_object_set_new(j, "append", append);
+
+	for (size_t a = 0; a < m->naxes; a++)
+		json_object_set_new(j, m->axes[a].name,
+				    json_string(m->axes[a].values[c->value[a]].name));
+	return j;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	struct farm f;
+	json_t *arr;
+	struct list_opts o = { 0 };
+	int status;
+
+	farm_init(&f);
+	if (farm_setup(&f, argc, argv, usage, options, list_option, &o,
+		       &status))
+		goto out;
+	if (o.format) {
+		char *text;
+
+		arr = json_array();
+		for (size_t s = 0; s < f.nsel; s++)
+			if (!o.kernels || first_of_key(&f, s))
+				json_array_append_new(arr, config_json(&f,
+						      &f.m.configs[f.sel[s]]));
+		if (o.format == OPT_GITHUB)
+			arr = json_pack("{s:o}", "include", arr);
+		text = json_dumps(arr, o.format == OPT_GITHUB ?
+				  JSON_COMPACT | JSON_SORT_KEYS :
+				  JSON_INDENT(2) | JSON_SORT_KEYS);
+		puts(text);
+		free(text);
+		json_decref(arr);
+		goto out;
+	}
+	printf("%-28s %-12s %s\n", "CONFIG", "KEY", "SHARES ITS KERNEL WITH");
+	for (size_t s = 0; s < f.nsel; s++) {
+		const struct config *c = &f.m.configs[f.sel[s]];
+		int shared = 0;
+
+		printf("%-28s %-12s", c->name, c->key);
+		for (size_t k = 0; k < f.m.nconfigs; k++) {
+			const struct config *d = &f.m.configs[k];
+
+			if (d != c && !strcmp(d->key, c->key)) {
+				printf("%s%s", shared ? ", " : " ", d->name);
+				shared = 1;
+			}
+		}
+		printf("%s\n", shared ? "" : " -");
+	}
+out:
+	farm_release(&f);
+	return status;
+}

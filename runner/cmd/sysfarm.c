@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/* sysfarm: builds, boots and snapshots the matrix; dispatches subcommands. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd/builtin.h"
+#include "lib/exitcode.h"
+#include "lib/proc.h"
+#include "lib/util.h"
+
+static const struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+} commands[] = {
+	{ "list", cmd_list, "the configurations and their build keys" },
+	{ "build", cmd_build, "build the configurations' kernels" },
+	{ "run", cmd_run, "build, boot and snapshot configurations" },
+	{ "check", cmd_check, "run and compare with the goldens in expected/" },
+	{ "update", cmd_update, "run and write the goldens (atomically)" },
+	{ "bisect", cmd_bisect, "the first patch that changed the ABI" },
+	{ "abi", cmd_abi, "check snapshots against the ABI table" },
+	{ "diff", cmd_diff, "compare two snapshots path by path" },
+	{ "report", cmd_report, "a results file as TAP, JUnit XML or Markdown" },
+};
+
+static void usage(FILE *out)
+{
+	fputs("usage: sysfarm COMMAND [OPTIONS] [CONFIG...]\n\n", out);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].help);
+	fputs("\n'sysfarm COMMAND --help' for a command's options.\n"
+	      "Exit status: 0 all passed, 1 an ABI difference, 2 bad usage or input\n"
+	      "(128 while a git bisect is in progress, so that it stops), 125 could\n"
+	      "not test (config, build, boot, timeout, corrupt).\n", out);
+}
+
+/*
+ * Is a `git bisect` in progress in the repository around the current
+ * directory (where `git bisect run` runs its command)? Its git directory
+ * is ./.git or the one a .git file names (a worktree), the nearest going
+ * up; a bisection leaves BISECT_START there until `git bisect reset`.
+ */
+/* The git directory @dir/.git is or names (a worktree), or NULL. */
+static char *git_dir_of(const char *dir, const char *dotgit)
+{
+	struct sf_err err;
+	char *text, *gitdir = NULL;
+	struct stat st;
+	size_t len;
+	int bad;
+
+	if (stat(dotgit, &st) < 0)
+		return NULL;
+	if (S_ISDIR(st.st_mode))
+		return xstrdup(dotgit);
+	text = input_read(dotgit, 4096, &len, &bad, &err);
+	if (text && !strncmp(text, "gitdir: ", 8)) {
+		text[strcspn(text, "\n")] = '\0';
+		gitdir = text[8] == '/' ? xstrdup(text + 8) :
+					  xstrfmt("%s/%s", dir, text + 8);
+	}
+	free(text);
+	return gitdir ? gitdir : xstrdup("");
+}
+
+/*
+ * Is a `git bisect` in progress in the repository around the current
+ * directory (where `git bisect run` runs its command)? A bisection leaves
+ * BISECT_START in the nearest git directory until `git bisect reset`.
+ */
+static int bisecting(void)
+{
+	char *dir = getcwd(NULL, 0), *gitdir = NULL, *slash;
+	int found = 0;
+
+	while (dir && !gitdir) {
+		char *dotgit = xstrfmt("%s/.git", dir);
+
+		gitdir = git_dir_of(dir, dotgit);
+		free(dotgit);
+		slash = strrchr(dir, '/');
+		if (!slash || slash == dir)
+			break;
+		*slash = '\0';
+	}
+	if (gitdir && *gitdir) {
+		char *mark = xstrfmt("%s/BISECT_START", gitdir);
+
+		found = path_exists(mark);
+		free(mark);
+	}
+	free(gitdir);
+	free(dir);
+	return found;
+}
+
+/* Bad usage or input under `git bisect run` stops it (see exitcode.h). */
+static int exit_status(int status)
+{
+	if (status != SF_EXIT_USAGE || !bisecting())
+		return status;
+	fprintf(stderr, "sysfarm: a git bisect is in progress: exit status %d stops it (bad input is not about the commit)\n",
+		SF_EXIT_USAGE_BISECT);
+	return SF_EXIT_USAGE_BISECT;
+}
+
+int main(int argc, char **argv)
+{
+	int status;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(argc < 2 ? stderr : stdout);
+		return exit_status(argc < 2 ? SF_EXIT_USAGE : SF_EXIT_OK);
+	}
+	proc_setup_signals();
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		status = commands[i].fn(argc - 1, argv + 1);
+		/* Like git's run_builtin: a lost stdout is a failure. */
+		if (fflush(stdout) || ferror(stdout)) {
+			fprintf(stderr, "sysfarm: cannot write to stdout: %s\n",
+				strerror(errno));
+			return exit_status(status ? status : SF_EXIT_UNTESTED);
+		}
+		return exit_status(status);
+	}
+	fprintf(stderr, "sysfarm: unknown command '%s'\n\n", argv[1]);
+	usage(stderr);
+	return exit_status(SF_EXIT_USAGE);
+}

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/* sysfarm update: run configurations and write their goldens atomically. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/builtin.h"
+#include "cmd/golden.h"
+#include "compare/snap.h"
+#include "lib/exitcode.h"
+
+static const char usage[] =
+	"usage: sysfarm update [OPTIONS] [CONFIG...]\n\n"
+	"Runs the configurations like `check` and writes expected/CONFIG.json\n"
+	"for each NEW or DIFF one (or whose inputs changed), each atomically.\n"
+	"Over the whole matrix, once every configuration gave a snapshot, obsolete\n"
+	"goldens are removed, each named first: the DIR/NAME.json sysfarm wrote\n"
+	"(a snapshot whose header has inputs and snapshotter) that no\n"
+	"configuration is named after; links and other files are left alone.\n"
+	"Refuses under CI=true: the would-be goldens stay in\n"
+	"BUILD/out/CONFIG/snapshot.json with snapshot.diff, for a reviewer to\n"
+	"accept locally.\n\n"
+	"  --force            write goldens even under CI=true\n"
+	GOLDEN_USAGE
+	FARM_USAGE;
+
+enum { OPT_FORCE = 1000 };
+
+static const struct option options[] = {
+	{ "force", no_argument, NULL, OPT_FORCE },
+	GOLDEN_OPTIONS,
+	{ 0 }
+};
+
+struct update_opts {
+	struct golden_opts g;
+	int force;
+};
+
+static int update_option(void *ctx, int opt, const char *arg)
+{
+	struct update_opts *o = ctx;
+
+	if (opt == OPT_FORCE) {
+		o->force = 1;
+		return 1;
+	}
+	return golden_option(&o->g, opt, arg);
+}
+
+/* The snapshot, normalized, as the golden: temp file + rename. */
+static int golden_write(struct farm *f, const struct golden_run *run,
+			const struct config *c, struct sf_err *err)
+{
+	char *out = farm_outdir(f, c);
+	char *snap = xstrfmt("%s/snapshot.json", out);
+	char *golden = golden_path(run, c);
+	json_t *j = NULL;
+	int ret = -1;
+
+	if (snap_load(snap, &j, err))
+		goto out;
+	redactions_apply(&run->reds, j);
+	if (mkdir_p(run->expected)) {
+		err_set(err, "%s: cannot create: %s", run->expected,
+			strerror(errno));
+		goto out;
+	}
+	if (json_file_write(golden, j, err))
+		goto out;
+	ret = 0;
+out:
+	json_decref(j);
+	free(out);
+	free(snap);
+	free(golden);
+	return ret;
+}
+
+int cmd_update(int argc, char **argv)
+{
+	struct update_opts o = { 0 };
+	const char *ci = getenv("CI");
+	struct golden_run run;
+	struct farm f;
+	int status, changes = 0, untested = 0;
+
+	farm_init(&f);
+	f.uses_source = 1;
+	if (farm_setup(&f, argc, argv, usage, options, update_option, &o,
+		       &status))
+		goto out_farm;
+	status = golden_run(&f, &o.g, &run);
+	if (status)
+		goto out_run;
+	golden_print(&f, &run, 0);
+	status = SF_EXIT_OK;
+	for (size_t s = 0; s < f.nsel; s++) {
+		const struct config *c = &f.m.configs[f.sel[s]];
+		enum verdict v = run.results[s].v;
+		struct sf_err err;
+
+		if (v != V_PASS && v != V_DIFF && v != V_NEW) {
+			status = SF_EXIT_UNTESTED;
+			untested++;
+			continue;
+		}
+		if (v == V_PASS && !run.inputs_changed[s].n)
+			continue;
+		changes++;
+		if (ci && !strcmp(ci, "true") && !o.force)
+			continue;
+		if (golden_write(&f, &run, c, &err)) {
+			fprintf(stderr, "sysfarm: %s\n", err.msg);
+			status = SF_EXIT_UNTESTED;
+			continue;
+		}
+		printf("wrote %s/%s.json (%s)\n", run.expected, c->name,
+		       verdict_name(v));
+	}
+	if (f.nsel == f.m.nconfigs && run.obsolete.n && untested)
+		printf("obsolete goldens kept because %d configuration%s gave no snapshot\n",
+		       untested, untested == 1 ? "" : "s");
+	/* Only a whole run's snapshots prove that no configuration makes it */
+	for (size_t k = 0; f.nsel == f.m.nconfigs && !untested &&
+			   k < run.obsolete.n; k++) {
+		changes++;
+		if (ci && !strcmp(ci, "true") && !o.force)
+			continue;
+		printf("removing obsolete %s\n", run.obsolete.v[k]);
+		fflush(stdout);
+		if (unlink(run.obsolete.v[k])) {
+			fprintf(stderr, "sysfarm: cannot remove '%s': %s\n",
+				run.obsolete.v[k], strerror(errno));
+			status = SF_EXIT_UNTESTED;
+		}
+	}
+	if (changes && ci && !strcmp(ci, "true") && !o.force) {
+		fprintf(stderr, "sysfarm: CI=true: %d golden change%s not written (--force to write); the would-be goldens are %s/out/<config>/snapshot.json, their diffs snapshot.diff\n",
+			changes, changes == 1 ? "" : "s", f.build);
+		status = SF_EXIT_USAGE;
+	}
+out_run:
+	golden_release(&f, &run);
+out_farm:
+	farm_release(&f);
+	return status;
+}

@@ -1,0 +1,678 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The ABI table: load it, check snapshots and Documentation/ABI against it. */
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/abi.h"
+#include "lib/yamlfile.h"
+
+static const char *const kind_names[ABI_NKINDS] = {
+	[ABI_UNDOCUMENTED] = "undocumented",
+	[ABI_MISSING] = "missing",
+	[ABI_MODE] = "mode",
+	[ABI_STALE] = "stale",
+};
+
+static const struct {
+	const char *name;
+	unsigned int mode;
+} mode_names[] = {
+	{ "RO", 0444 },
+	{ "RW", 0644 },
+	{ "WO", 0200 },
+};
+
+/* Loading */
+
+/*
+ * Calls @fn for each pair of the mapping @map (@what names it in
+ * messages) with the key's text, after checking that keys are text and
+ * none comes twice: libyaml keeps duplicates, which would shadow.
+ */
+static int map_each(struct yaml_file *tf, yaml_node_t *map, const char *what,
+		    int (*fn)(struct yaml_file *tf, void *ctx,
+			      const char *key, yaml_node_t *k, yaml_node_t *v),
+		    void *ctx)
+{
+	yaml_node_pair_t *p, *q;
+
+	if (map->type != YAML_MAPPING_NODE)
+		return yaml_file_bad(tf, map, "%s must be a mapping", what);
+	for (p = map->data.mapping.pairs.start;
+	     p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(&tf->doc, p->key);
+		yaml_node_t *v = yaml_document_get_node(&tf->doc, p->value);
+		const char *key = (const char *)k->data.scalar.value;
+
+		if (k->type != YAML_SCALAR_NODE)
+			return yaml_file_bad(tf, k, "a key must be text");
+		for (q = map->data.mapping.pairs.start; q < p; q++)
+			if (!strcmp((const char *)yaml_document_get_node(&tf->doc,
+					q->key)->data.scalar.value, key))
+				return yaml_file_bad(tf, k, "duplicate key '%s'", key);
+		if (fn(tf, ctx, key, k, v))
+			return -1;
+	}
+	return 0;
+}
+
+/* Stores a non-empty scalar's text in *@slot, or fails naming @key. */
+static int text_set(struct yaml_file *tf, yaml_node_t *v, const char *key,
+		    char **slot)
+{
+	if (v->type != YAML_SCALAR_NODE)
+		return yaml_file_bad(tf, v, "'%s' must be text", key);
+	if (!v->data.scalar.length)
+		return yaml_file_bad(tf, v, "'%s' is empty", key);
+	*slot = xstrdup((const char *)v->data.scalar.value);
+	return 0;
+}
+
+static int mode_parse(struct yaml_file *tf, yaml_node_t *v,
+		      struct abi_row *r)
+{
+	const char *s = (const char *)v->data.scalar.value;
+
+	if (text_set(tf, v, "mode", &r->mode_text))
+		return -1;
+	for (size_t i = 0; i < ARRAY_SIZE(mode_names); i++)
+		if (!strcmp(s, mode_names[i].name)) {
+			r->mode = mode_names[i].mode;
+			return 0;
+		}
+	if (strlen(s) == 4 && strspn(s, "01234567") == 4) {
+		r->mode = (unsigned int)strtoul(s, NULL, 8);
+		return 0;
+	}
+	return yaml_file_bad(tf, v, "'mode' must be RO, RW, WO or four octal digits, not '%s'",
+			     s);
+}
+
+static int when_key(struct yaml_file *tf, void *ctx, const char *key,
+		    yaml_node_t *k, yaml_node_t *v)
+{
+	struct abi_row *r = ctx;
+
+	if (!strcmp(key, "kconfig")) {
+		if (text_set(tf, v, key, &r->kconfig))
+			return -1;
+		if (strncmp(r->kconfig, "CONFIG_", 7))
+			return yaml_file_bad(tf, v, "'kconfig' must name a CONFIG_ option");
+		return 0;
+	}
+	if (!strcmp(key, "file"))
+		return text_set(tf, v, key, &r->file);
+	if (!strcmp(key, "value"))
+		return text_set(tf, v, key, &r->value);
+	if (!strcmp(key, "contains"))
+		return text_set(tf, v, key, &r->contains);
+	return yaml_file_bad(tf, k, "unknown condition '%s' (kconfig, file, value, contains)",
+			     key);
+}
+
+static int waive_key(struct yaml_file *tf, void *ctx, const char *key,
+		     yaml_node_t *k, yaml_node_t *v)
+{
+	struct abi_row *r = ctx;
+
+	for (int kind = ABI_MISSING; kind < ABI_NKINDS; kind++)
+		if (!strcmp(key, kind_names[kind]))
+			return text_set(tf, v, key, &r->waive[kind]);
+	return yaml_file_bad(tf, k, "cannot waive '%s' (missing, mode, stale)", key);
+}
+
+/* Does @path have a ".." component? */
+static int has_dotdot(const char *path)
+{
+	for (const char *p = path; (p = strstr(p, "..")); p += 2)
+		if ((p == path || p[-1] == '/') && (!p[2] || p[2] == '/'))
+			return 1;
+	return 0;
+}
+
+static int row_key(struct yaml_file *tf, void *ctx, const char *key,
+		   yaml_node_t *k, yaml_node_t *v)
+{
+	struct abi_row *r = ctx;
+
+	if (!strcmp(key, "path")) {
+		if (text_set(tf, v, key, &r->path))
+			return -1;
+		if (strncmp(r->path, "/sys/", 5) || !r->path[5] ||
+		    r->path[strlen(r->path) - 1] == '/')
+			return yaml_file_bad(tf, v, "'path' must name a file under /sys/, not '%s'",
+					     r->path);
+		return 0;
+	}
+	if (!strcmp(key, "mode"))
+		return mode_parse(tf, v, r);
+	if (!strcmp(key, "source")) {
+		if (text_set(tf, v, key, &r->source))
+			return -1;
+		if (r->source[0] == '/')
+			return yaml_file_bad(tf, v, "'source' must be relative to the kernel tree, not the absolute '%s'",
+					     r->source);
+		if (has_dotdot(r->source))
+			return yaml_file_bad(tf, v, "'source' must stay inside the kernel tree, not climb out through '..' in '%s'",
+					     r->source);
+		return 0;
+	}
+	if (!strcmp(key, "when")) {
+		if (map_each(tf, v, "'when'", when_key, r))
+			return -1;
+		if ((r->value || r->contains) && !r->file)
+			return yaml_file_bad(tf, v, "'value' and 'contains' need 'file'");
+		if (r->file && !!r->value == !!r->contains)
+			return yaml_file_bad(tf, v, "'file' needs one of 'value' or 'contains'");
+		return 0;
+	}
+	if (!strcmp(key, "waive"))
+		return map_each(tf, v, "'waive'", waive_key, r);
+	return yaml_file_bad(tf, k, "unknown key '%s'", key);
+}
+
+static int row_parse(struct yaml_file *tf, yaml_node_t *n, void *ctx)
+{
+	struct abi_table *t = ctx;
+	struct abi_row *r;
+
+	t->v = xrealloc(t->v, (t->n + 1) * sizeof(*t->v));
+	r = memset(&t->v[t->n++], 0, sizeof(*r));
+	r->line = n->start_mark.line + 1;
+	if (map_each(tf, n, "a row", row_key, r))
+		return -2;
+	if (!r->path || !r->mode_text || !r->source)
+		return yaml_file_bad(tf, n, "a row needs '%s'",
+				     !r->path ? "path" :
+				     !r->mode_text ? "mode" : "source");
+	return 0;
+}
+
+int abi_table_load(struct abi_table *t, const char *path, struct sf_err *err)
+{
+	struct yaml_file tf = { .path = path, .err = err };
+
+	*t = (struct abi_table)ABI_TABLE_INIT;
+	t->path = xstrdup(path);
+	return yaml_file_load_list(&tf, "the table must be a list of rows",
+				   row_parse, t) ? -1 : 0;
+}
+
+void abi_table_release(struct abi_table *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++) {
+		struct abi_row *r = &t->v[i];
+
+		free(r->path);
+		free(r->mode_text);
+		free(r->kconfig);
+		free(r->file);
+		free(r->value);
+		free(r->contains);
+		free(r->source);
+		for (int k = 0; k < ABI_NKINDS; k++)
+			free(r->waive[k]);
+	}
+	free(t->v);
+	free(t->path);
+	*t = (struct abi_table)ABI_TABLE_INIT;
+}
+
+/* Findings */
+
+static void finding_add(struct abi_findings *fs, enum abi_kind kind,
+			const char *path, const struct abi_row *row,
+			char *detail)
+{
+	fs->v = xrealloc(fs->v, (fs->n + 1) * sizeof(*fs->v));
+	fs->v[fs->n++] = (struct abi_finding){
+		.kind = kind, .path = xstrdup(path), .row = row,
+		.detail = detail,
+	};
+}
+
+const char *abi_waived(const struct abi_finding *f)
+{
+	return f->row ? f->row->waive[f->kind] : NULL;
+}
+
+size_t abi_count(const struct abi_findings *fs)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < fs->n; i++)
+		n += !abi_waived(&fs->v[i]);
+	return n;
+}
+
+static void abi_lines(const struct abi_findings *fs, struct strv *lines)
+{
+	for (int waived = 0; waived < 2; waived++)
+		for (size_t i = 0; i < fs->n; i++) {
+			const struct abi_finding *f = &fs->v[i];
+			const char *why = abi_waived(f);
+
+			if (!why == !waived)
+				strv_pushf(lines, "%s %s: %s%s%s",
+					   kind_names[f->kind], f->path,
+					   f->detail, why ? "; waived: " : "",
+					   why ? why : "");
+		}
+}
+
+void abi_print(const struct abi_findings *fs, const char *prefix, int waived)
+{
+	struct strv lines = STRV_INIT;
+	size_t n;
+
+	abi_lines(fs, &lines);
+	n = waived ? lines.n : abi_count(fs);
+	for (size_t i = 0; i < n; i++)
+		printf("%s%s\n", prefix, lines.v[i]);
+	strv_release(&lines);
+}
+
+json_t *abi_to_json(const struct abi_findings *fs)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct abi_finding *f = &fs->v[i];
+		const char *why = abi_waived(f);
+
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:o, s:s, s:o}",
+			"kind", kind_names[f->kind], "path", f->path,
+			"row", f->row ? json_integer((json_int_t)f->row->line) :
+					json_null(),
+			"detail", f->detail,
+			"waived", why ? json_string(why) : json_null()));
+	}
+	return arr;
+}
+
+void abi_findings_release(struct abi_findings *fs)
+{
+	if (!fs)
+		return;
+	for (size_t i = 0; i < fs->n; i++) {
+		free(fs->v[i].path);
+		free(fs->v[i].detail);
+	}
+	free(fs->v);
+	*fs = (struct abi_findings)ABI_FINDINGS_INIT;
+}
+
+/* Snapshots */
+
+/* Every file and directory of a snapshot, by path, links followed. */
+struct tree {
+	struct tree_node {
+		char *path;
+		json_t *node;	/* borrowed from the snapshot */
+		int dir;
+	} *v;
+	size_t n;
+};
+
+static void tree_walk(struct tree *t, json_t *node, const char *path)
+{
+	const char *type = json_string_value(json_object_get(node, "type"));
+	const char *name;
+	json_t *child;
+
+	if (!type)
+		return;		/* could not be examined */
+	if (!strcmp(type, "link")) {
+		child = json_object_get(node, "follow");
+		if (child)
+			tree_walk(t, child, path);
+		return;
+	}
+	if (strcmp(type, "file") && strcmp(type, "dir"))
+		return;
+	t->v = xrealloc(t->v, (t->n + 1) * sizeof(*t->v));
+	t->v[t->n++] = (struct tree_node){
+		.path = xstrdup(path), .node = node, .dir = !strcmp(type, "dir"),
+	};
+	json_object_foreach(json_object_get(node, "entries"), name, child) {
+		char *sub = xstrfmt("%s/%s", path, name);
+
+		tree_walk(t, child, sub);
+		free(sub);
+	}
+}
+
+static void tree_release(struct tree *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->v[i].path);
+	free(t->v);
+}
+
+/* The row's glob relative to the sysfs mount, as snapshots spell paths. */
+static const char *row_glob(const struct abi_row *r)
+{
+	return r->path + strlen("/sys/");
+}
+
+static unsigned int node_mode(json_t *node)
+{
+	const char *m = json_string_value(json_object_get(node, "mode"));
+
+	return m ? (unsigned int)strtoul(m, NULL, 8) : 0;
+}
+
+static int node_is_file(json_t *node)
+{
+	const char *type = json_string_value(json_object_get(node, "type"));
+
+	return type && !strcmp(type, "file");
+}
+
+static int strv_has(const struct strv *sv, const char *s)
+{
+	for (size_t i = 0; sv && i < sv->n; i++)
+		if (!strcmp(sv->v[i], s))
+			return 1;
+	return 0;
+}
+
+/* Does @r's condition hold in the directory @dir? */
+static int row_applies(const struct abi_row *r, json_t *dir,
+		       const struct strv *kconfig)
+{
+	json_t *f;
+	const char *v;
+	size_t len;
+
+	if (r->kconfig && !strv_has(kconfig, r->kconfig))
+		return 0;
+	if (!r->file)
+		return 1;
+	f = json_object_get(json_object_get(dir, "entries"), r->file);
+	v = json_string_value(json_object_get(f, "value"));
+	if (!node_is_file(f) || !v)
+		return 0;
+	if (r->contains)
+		return strstr(v, r->contains) != NULL;
+	len = strlen(r->value);
+	return !strncmp(v, r->value, len) &&
+	       (!v[len] || (v[len] == '\n' && !v[len + 1]));
+}
+
+static int dir_has(json_t *dir, const char *glob)
+{
+	const char *name;
+	json_t *child;
+
+	json_object_foreach(json_object_get(dir, "entries"), name, child) {
+		json_t *follow = json_object_get(child, "follow");
+
+		if (!fnmatch(glob, name, 0) &&
+		    (node_is_file(child) || node_is_file(follow)))
+			return 1;
+	}
+	return 0;
+}
+
+/* Each file has a row, and that row's mode. */
+static void files_check(const struct abi_table *t, const struct tree *tr,
+			struct abi_findings *out)
+{
+	for (size_t i = 0; i < tr->n; i++) {
+		const struct tree_node *n = &tr->v[i];
+		unsigned int mode = node_mode(n->node);
+		const struct abi_row *r = NULL;
+
+		if (n->dir)
+			continue;
+		out->files++;
+		for (size_t j = 0; j < t->n && !r; j++)
+			if (!fnmatch(row_glob(&t->v[j]), n->path, FNM_PATHNAME))
+				r = &t->v[j];
+		if (!r)
+			finding_add(out, ABI_UNDOCUMENTED, n->path, NULL,
+				    xstrfmt("%04o, no row of %s matches", mode,
+					    t->path));
+		else if (mode != r->mode)
+			finding_add(out, ABI_MODE, n->path, r,
+				    xstrfmt("%04o, %s:%zu says %04o (%s)", mode,
+					    t->path, r->line, r->mode,
+					    r->mode_text));
+	}
+}
+
+/* Each row's file is in every directory it applies to. */
+static void rows_check(const struct abi_table *t, const struct tree *tr,
+		       const struct strv *kconfig, unsigned char *seen,
+		       struct abi_findings *out)
+{
+	for (size_t j = 0; j < t->n; j++) {
+		const struct abi_row *r = &t->v[j];
+		const char *glob = row_glob(r);
+		const char *slash = strrchr(glob, '/');
+		char *dirglob = slash ? xstrfmt("%.*s", (int)(slash - glob),
+						glob) : NULL;
+		const char *name = slash ? slash + 1 : glob;
+
+		for (size_t i = 0; dirglob && i < tr->n; i++) {
+			const struct tree_node *n = &tr->v[i];
+			char *path;
+
+			if (!n->dir || fnmatch(dirglob, n->path, FNM_PATHNAME))
+				continue;
+			if (seen)
+				seen[j] = 1;
+			if (!row_applies(r, n->node, kconfig) ||
+			    dir_has(n->node, name))
+				continue;
+			path = xstrfmt("%s/%s", n->path, name);
+			finding_add(out, ABI_MISSING, path, r,
+				    xstrfmt("%s:%zu promises it (%s)", t->path,
+					    r->line, r->mode_text));
+			free(path);
+		}
+		free(dirglob);
+	}
+}
+
+void abi_check(const struct abi_table *t, json_t *snap,
+	       const struct strv *kconfig, unsigned char *seen,
+	       struct abi_findings *out)
+{
+	struct tree tr = { 0 };
+	const char *root;
+	json_t *node;
+
+	json_object_foreach(json_object_get(snap, "roots"), root, node)
+		tree_walk(&tr, node, root);
+	files_check(t, &tr, out);
+	rows_check(t, &tr, kconfig, seen, out);
+	tree_release(&tr);
+}
+
+/* Documentation/ABI */
+
+/* One What: entry and the text that describes it (its group's). */
+struct what {
+	char *glob;		/* fnmatch(3) without FNM_PATHNAME */
+	int dir;		/* the entry ends in '/' */
+	const char *text;	/* into the file's buffer */
+	size_t len;
+};
+
+/*
+ * The What: path as a glob: "<led>", "..." and the N of "gpiochipN" (a
+ * capital N or X ending a lowercase name) stand for any text.
+ */
+static char *what_glob(const char *w, size_t len)
+{
+	char *g = xmalloc(2 * len + 1), *o = g;
+
+	for (size_t i = 0; i < len; i++) {
+		const char *end = w[i] == '<' ? memchr(w + i, '>', len - i) :
+						NULL;
+
+		if (end) {
+			*o++ = '*';
+			i = (size_t)(end - w);
+		} else if (!strncmp(w + i, "...", 3) && i + 3 <= len) {
+			*o++ = '*';
+			i += 2;
+		} else if ((w[i] == 'N' || w[i] == 'X') && i &&
+			   islower((unsigned char)w[i - 1]) &&
+			   (i + 1 == len || w[i + 1] == '/')) {
+			*o++ = '*';
+		} else {
+			if (strchr("*?[\\", w[i]))
+				*o++ = '\\';
+			*o++ = w[i];
+		}
+	}
+	*o = '\0';
+	return g;
+}
+
+/* Parses @buf's What: entries; a group's text runs to the next group. */
+static size_t whats_parse(char *buf, struct what **out)
+{
+	struct what *v = NULL;
+	size_t n = 0, group = 0;
+	int in_whats = 0;
+	char *line = buf;
+
+	while (*line) {
+		char *eol = strchr(line, '\n');
+		size_t len = eol ? (size_t)(eol - line) : strlen(line);
+
+		if (!strncmp(line, "What:", 5)) {
+			const char *w = line + 5;
+			size_t wl;
+
+			/* a What: after text opens a new group */
+			for (; !in_whats && group < n; group++)
+				v[group].len = (size_t)(line - v[group].text);
+			w += strspn(w, " \t");
+			wl = strcspn(w, " \t\n");
+			v = xrealloc(v, (n + 1) * sizeof(*v));
+			v[n++] = (struct what){
+				.glob = what_glob(w, wl),
+				.dir = wl && w[wl - 1] == '/',
+				.text = line + len,
+			};
+			for (size_t i = group; i < n; i++)
+				v[i].text = line + len;
+			in_whats = 1;
+		} else {
+			in_whats = 0;
+		}
+		line += len + (eol != NULL);
+	}
+	for (; group < n; group++)
+		v[group].len = (size_t)(line - v[group].text);
+	*out = v;
+	return n;
+}
+
+/* Does @text name "/NAME" as a word? */
+static int text_names(const char *text, size_t len, const char *name)
+{
+	size_t nl = strlen(name);
+
+	for (const char *p = text; p + nl < text + len; p++) {
+		if (*p != '/' || strncmp(p + 1, name, nl))
+			continue;
+		if (p + 1 + nl == text + len ||
+		    !(isalnum((unsigned char)p[1 + nl]) || p[1 + nl] == '_'))
+			return 1;
+	}
+	return 0;
+}
+
+static int what_covers(const struct what *w, const char *path)
+{
+	const char *base = strrchr(path, '/') + 1;
+	char *under;
+	int ok;
+
+	if (!w->dir)
+		return !fnmatch(w->glob, path, 0);
+	under = xstrfmt("%s*", w->glob);
+	ok = !fnmatch(under, path, 0) && text_names(w->text, w->len, base);
+	free(under);
+	return ok;
+}
+
+/*
+ * @root is the tree's real path: a source is read through its real path
+ * too, and only when that stays inside the tree, so that a link in the
+ * tree cannot make the check read a file outside it.
+ */
+static void row_documented(const struct abi_table *t, const struct abi_row *r,
+			   const char *root, struct abi_findings *out)
+{
+	char *file = xstrfmt("%s/%s", root, r->source);
+	char *real = realpath(file, NULL), *buf = NULL;
+	size_t rootlen = strcmp(root, "/") ? strlen(root) : 0;
+	struct what *whats = NULL;
+	size_t n = 0;
+	int found = 0;
+
+	if (real && (strncmp(real, root, rootlen) || real[rootlen] != '/')) {
+		finding_add(out, ABI_STALE, r->path, r,
+			    xstrfmt("%s:%zu cites %s, which leads outside the kernel tree, to '%s'",
+				    t->path, r->line, r->source, real));
+		goto out;
+	}
+	buf = real ? file_read(real, NULL) : NULL;
+	if (!buf) {
+		finding_add(out, ABI_STALE, r->path, r,
+			    xstrfmt("%s:%zu cites %s: %s", t->path, r->line,
+				    r->source, strerror(errno)));
+		goto out;
+	}
+	n = whats_parse(buf, &whats);
+	for (size_t i = 0; i < n && !found; i++)
+		found = what_covers(&whats[i], r->path);
+	if (!found)
+		finding_add(out, ABI_STALE, r->path, r,
+			    xstrfmt("%s:%zu cites %s, no What: entry there matches",
+				    t->path, r->line, r->source));
+	for (size_t i = 0; i < n; i++)
+		free(whats[i].glob);
+	free(whats);
+out:
+	free(buf);
+	free(real);
+	free(file);
+}
+
+int abi_check_docs(const struct abi_table *t, const char *tree,
+		   struct abi_findings *out, struct sf_err *err)
+{
+	char *abi = xstrfmt("%s/Documentation/ABI", tree);
+	char *root = realpath(tree, NULL);
+	int checked = 0;
+
+	if (!root || !path_exists(abi)) {
+		err_set(err, "%s: no Documentation/ABI to read What: entries from",
+			tree);
+		checked = -1;
+		goto out;
+	}
+	for (size_t i = 0; i < t->n; i++)
+		if (!strncmp(t->v[i].source, "Documentation/ABI/", 18)) {
+			row_documented(t, &t->v[i], root, out);
+			checked++;
+		}
+out:
+	free(root);
+	free(abi);
+	return checked;
+}

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The ABI table (expected/abi.yaml): every guarded sysfs attribute with its
+ * mode, the condition under which it exists and where it is documented.
+ * Snapshots are checked against it both ways, and the table against the
+ * kernel tree's Documentation/ABI What: entries.
+ */
+#ifndef SYSFARM_ABI_H
+#define SYSFARM_ABI_H
+
+#include <jansson.h>
+
+#include "lib/util.h"
+
+/* What can be wrong; a row may waive any kind but undocumented. */
+enum abi_kind {
+	ABI_UNDOCUMENTED,	/* a file no row matches */
+	ABI_MISSING,		/* a row's file is absent where it should be */
+	ABI_MODE,		/* a file whose mode is not the row's */
+	ABI_STALE,		/* a row its Documentation/ABI file lost */
+	ABI_NKINDS
+};
+
+struct abi_row {
+	char *path;		/* a glob as written, from /sys/ on */
+	unsigned int mode;	/* RO 0444, RW 0644, WO 0200, or octal */
+	char *mode_text;	/* as written */
+	char *kconfig;		/* when: the option must be y or m */
+	char *file;		/* when: a file beside it ... */
+	char *value;		/* ... holds this (one trailing newline off) */
+	char *contains;		/* ... or holds this text */
+	char *source;		/* Documentation/ABI/... is checked */
+	char *waive[ABI_NKINDS];	/* reasons, by kind */
+	size_t line;
+};
+
+struct abi_table {
+	char *path;
+	struct abi_row *v;
+	size_t n;
+};
+
+#define ABI_TABLE_INIT { 0 }
+
+/**
+ * abi_table_load() - read the table in @path
+ *
+ * A YAML list of mappings with the keys `path` (a glob that starts with
+ * /sys/, '*' stops at '/'), `mode` (RO, RW, WO or four octal digits),
+ * `source` (required text; a path in the kernel tree, so neither absolute
+ * nor with a '..' component), optional `when` (a mapping of `kconfig`,
+ * and/or `file` with `value` or `contains`) and `waive` (a mapping of
+ * `missing`, `mode` or `stale` to a reason).
+ *
+ * Return: 0, or -1 with @err set: "FILE:LINE:COL: message" for bad
+ * input, errno kept when the file cannot be read (@err says so).
+ */
+int abi_table_load(struct abi_table *t, const char *path, struct sf_err *err);
+
+void abi_table_release(struct abi_table *t);
+
+struct abi_finding {
+	enum abi_kind kind;
+	char *path;			/* the sysfs path, or the row's glob */
+	const struct abi_row *row;	/* NULL for undocumented */
+	char *detail;
+};
+
+struct abi_findings {
+	struct abi_finding *v;
+	size_t n;
+	size_t files;		/* files the snapshot holds */
+};
+
+#define ABI_FINDINGS_INIT { 0 }
+
+/**
+ * abi_check() - compare a checked snapshot with the table
+ * @kconfig: the options that are y or m in the snapshot's kernel
+ * @seen: if not NULL, one flag per row, set for each row whose directory
+ *	the snapshot holds (so that callers can name rows never observed)
+ *
+ * Paths are relative to the sysfs mount, through followed links, as the
+ * snapshot spells them. A row applies to each directory that matches its
+ * path but the last component and where its condition holds.
+ */
+void abi_check(const struct abi_table *t, json_t *snap,
+	       const struct strv *kconfig, unsigned char *seen,
+	       struct abi_findings *out);
+
+/**
+ * abi_check_docs() - the rows whose Documentation/ABI source lost them
+ * @tree: the kernel tree the snapshots came from
+ *
+ * A row whose source is a file under Documentation/ABI/ must match one of
+ * its What: entries (<name>, "..." and a trailing N or X are wildcards),
+ * or fall under a directory entry (one ending in '/') whose text names
+ * "/BASENAME". Other sources (commits, other documents) are citations.
+ * A source whose real path leaves @tree (a link to outside) is not read:
+ * its row is stale.
+ *
+ * Return: how many rows were checked against a What: entry, or -1 with
+ * @err set when @tree has no Documentation/ABI.
+ */
+int abi_check_docs(const struct abi_table *t, const char *tree,
+		   struct abi_findings *out, struct sf_err *err);
+
+/* The reason @f is waived, or NULL when it counts. */
+const char *abi_waived(const struct abi_finding *f);
+
+/* How many findings are not waived. */
+size_t abi_count(const struct abi_findings *fs);
+
+/*
+ * Prints one line per finding after @prefix, "KIND PATH: DETAIL", a waived
+ * one ending in "; waived: REASON" and only if @waived; unwaived first.
+ */
+void abi_print(const struct abi_findings *fs, const char *prefix, int waived);
+
+/* [{kind, path, row (its line, or null), detail, waived (or null)}] */
+json_t *abi_to_json(const struct abi_findings *fs);
+
+void abi_findings_release(struct abi_findings *fs);
+
+#endif

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Structural diff of two snapshots: every changed path, in tree order. */
+#ifndef SYSFARM_DIFF_H
+#define SYSFARM_DIFF_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "lib/util.h"
+
+enum diff_kind {
+	DIFF_ADDED,	/* only in the new side: entry, root, probe, line */
+	DIFF_REMOVED,	/* only in the old one */
+	DIFF_TYPE,	/* file, dir, link, other, or an error in its place */
+	DIFF_MODE,	/* permission bits */
+	DIFF_VALUE,	/* a file's content (text or bytes), kmsg's size */
+	DIFF_ERROR,	/* a read, listing or lookup error changed */
+	DIFF_TARGET,	/* a symlink's target */
+	DIFF_PROBE,	/* one field of a probe's record */
+	DIFF_SYSFS,	/* sysfs.mounted or sysfs.error */
+	DIFF_NR
+};
+
+/*
+ * One change. @path is raw: a sysfs path relative to the mount as the
+ * snapshot spells it (class/leds/x/brightness; a followed link's own node
+ * is "link/", what it holds "link/name"), or sysfs.mounted, probes[N],
+ * probes[N].FIELD, kmsg, kmsg[N] (indexes from 0, into the side that has
+ * it). @old and @new are for display: values quoted with C escapes
+ * ("256\n", "\xff"), errno names bare (EACCES), "<redacted>", modes, node
+ * summaries (file 0644 "1\n"); NULL where that side has nothing.
+ */
+struct diff_change {
+	enum diff_kind kind;
+	char *path;
+	char *old;
+	char *new;
+};
+
+struct diff {
+	struct diff_change *v;
+	size_t n, alloc;
+};
+
+#define DIFF_INIT { 0 }
+
+/**
+ * diff_snapshots() - append to @d every difference from @a to @b
+ *
+ * Both must have passed snap_check() (and been normalized alike). The
+ * header is left out. Order: sysfs, then roots in tree order with
+ * siblings sorted bytewise, then probes and kmsg lines in their order
+ * (kmsg lines matched by longest common subsequence). When more than 1000
+ * kmsg lines would be added or removed, one DIFF_VALUE on "kmsg" stands
+ * for them: "N lines" -> "M lines (over 1000 changed from kmsg[K] on, not
+ * listed)", K the first line that differs. Time and memory stay linear in
+ * the lines, times that bound.
+ */
+void diff_snapshots(struct diff *d, json_t *a, json_t *b);
+
+void diff_release(struct diff *d);
+
+/* "added", "removed", "type", ...: the kind's name in JSON. */
+const char *diff_kind_name(enum diff_kind k);
+
+/**
+ * diff_change_format() - one terminal line, without newline
+ * @color: wrap it in ANSI colour (green +, red -, yellow ~)
+ *
+ * "+ PATH: NEW", "- PATH: OLD" or "~ PATH: KIND OLD -> NEW"; control
+ * characters in PATH are escaped. Return: a malloc'd string.
+ */
+char *diff_change_format(const struct diff_change *c, int color);
+
+/* Every change as a line, each after @prefix ("" or "# "). */
+void diff_print(FILE *out, const struct diff *d, const char *prefix,
+		int color);
+
+/* [{"kind": ..., "path": ..., "old": ..., "new": ...}], a new reference. */
+json_t *diff_to_json(const struct diff *d);
+
+/**
+ * diff_from_json() - append the changes of a diff_to_json() array to @d
+ * @what: names the array in messages
+ *
+ * Refuses what diff_to_json() never writes and diff_change_format()
+ * could not print: an "added" change whose "new" is not a string, a
+ * "removed" one whose "old" is not.
+ *
+ * Return: 0, or -1 with @err set ("WHAT[3]: unknown kind 'x'").
+ */
+int diff_from_json(struct diff *d, json_t *arr, const char *what,
+		   struct sf_err *err);
+
+/**
+ * diff_quote() - @len bytes as a double-quoted string a terminal shows
+ * safely: C escapes for controls, \xHH for bytes that are not UTF-8,
+ * \uXXXX for C1 controls, bidi overrides and line separators.
+ *
+ * Return: a malloc'd string.
+ */
+char *diff_quote(const char *s, size_t len);
+
+#endif

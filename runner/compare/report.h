@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* A farm results file as TAP, JUnit XML or a Markdown summary. */
+#ifndef SYSFARM_REPORT_H
+#define SYSFARM_REPORT_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "lib/util.h"
+
+/*
+ * A results file: {"configs": [{"config": NAME, "verdict": VERDICT,
+ * "key": KEY, "message": TEXT, "seconds": N, "diff": [...],
+ * "inputs_changed": ["source: A -> B", ...]}, ...]}; "diff" is what
+ * diff_to_json() makes (diff_from_json() says what it refuses), "seconds"
+ * from 0 to 1e9. Only "config" and "verdict" are required; keys this
+ * version does not know are ignored.
+ */
+
+/**
+ * report_load() - read and check a results file
+ *
+ * Return: 0 with *@out set, or INPUT_EIO / INPUT_EBAD (snap.h) with
+ * @err set ("FILE:LINE:COL: ..." or "FILE: configs[2]: ...").
+ */
+int report_load(const char *path, json_t **out, struct sf_err *err);
+
+/* Checks @results as report_load() does; @name for messages. */
+int report_check(const char *name, json_t *results, struct sf_err *err);
+
+/*
+ * The writers take a checked results object. Each returns 0, or -1 when
+ * writing to @out failed (errno set).
+ */
+
+/* TAP 13: `ok`/`not ok` a configuration; inputs, message, diff as `#`. */
+int report_tap(FILE *out, json_t *results);
+
+/* JUnit XML: DIFF and NEW are failures, could-not-test verdicts errors. */
+int report_junit(FILE *out, json_t *results);
+
+/* Markdown for $GITHUB_STEP_SUMMARY: a table, details folded below it. */
+int report_markdown(FILE *out, json_t *results);
+
+#endif

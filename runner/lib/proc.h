@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Child processes, modelled on git's run-command.h: argv vectors (never a
+ * shell string), own process group, a CLOCK_MONOTONIC deadline, SIGTERM
+ * then SIGKILL to the group, and every live child killed on SIGINT,
+ * SIGTERM or exit.
+ */
+#ifndef SYSFARM_PROC_H
+#define SYSFARM_PROC_H
+
+#include <sys/types.h>
+
+#include "lib/util.h"
+
+struct proc {
+	const char *const *argv;	/* argv[0] is looked up in PATH */
+	const char *const *env;		/* "NAME=value" set, "NAME" unset */
+	const char *dir;		/* chdir here first, or NULL */
+	const char *out_path;		/* stdout (and stderr) to this file */
+	int out_append;			/* append instead of truncate */
+	int err_to_out;			/* stderr to out_path as well */
+	int err_null;			/* stderr to /dev/null */
+	double timeout;			/* seconds; 0 means none */
+	pid_t pid;
+};
+
+#define PROC_INIT { 0 }
+
+enum proc_status {
+	PROC_EXITED,		/* exit status in *code */
+	PROC_SIGNALED,		/* signal number in *code */
+	PROC_TIMEOUT,		/* deadline passed, group killed */
+	PROC_START_FAILED,	/* fork or exec failed, errno in *code */
+};
+
+/**
+ * proc_run() - start a child, wait for it or for its deadline
+ * @p: what to run
+ * @code: exit status, signal number or errno, see &enum proc_status
+ *
+ * Return: how the child ended.
+ */
+enum proc_status proc_run(struct proc *p, int *code);
+
+/**
+ * proc_fork() - fork a copy of this process in a process group of its own
+ *
+ * The child keeps the signal handlers: on SIGINT/SIGTERM it stops its own
+ * children, and the parent stops it like any other. The child should end
+ * with _exit().
+ *
+ * Return: as fork(): 0 in the child, its pid in the parent, -1 on failure.
+ */
+pid_t proc_fork(void);
+
+/**
+ * proc_wait_any() - wait for any proc_fork() child to end
+ *
+ * Return: its pid, or -1 when there is none.
+ */
+pid_t proc_wait_any(void);
+
+/**
+ * proc_capture() - run a child and collect its stdout through a pipe; its
+ * stderr goes to /dev/null
+ * @argv: the command
+ * @timeout: seconds; past it the child's group is stopped
+ * @buf: where the output goes, NUL-terminated, trailing newlines removed;
+ *	output beyond @size - 1 bytes is read and dropped
+ * @size: size of @buf
+ * @err: why it failed: "cannot run 'CMD': ...", "'CMD' exited with
+ *	status N", "'CMD' was killed by signal N", "'CMD' timed out after
+ *	N s"
+ *
+ * Nothing is written to disk, so an interrupted capture leaves nothing
+ * behind, and the child's process group is killed when it ends.
+ *
+ * Return: 0 when it exited with status 0, -1 otherwise.
+ */
+int proc_capture(const char *const *argv, double timeout, char *buf,
+		 size_t size, struct sf_err *err);
+
+/**
+ * proc_version() - the first line of "@prog --version", run once per @prog
+ * with a deadline of a few seconds
+ * @err: why it failed (as proc_capture()), each time it is asked
+ *
+ * Return: a string owned by the cache, or NULL with @err set.
+ */
+const char *proc_version(const char *prog, struct sf_err *err);
+
+/**
+ * proc_setup_signals() - kill live children on SIGINT/SIGTERM and exit
+ *
+ * Installs handlers that kill every live child's process group, then
+ * re-raise the signal with its default action.
+ */
+void proc_setup_signals(void);
+
+#endif

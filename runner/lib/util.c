@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Small helpers shared by the runner: memory, string vectors, files, hashes. */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/util.h"
+
+int err_set(struct sf_err *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+char *str_quote(char *buf, size_t size, const char *s)
+{
+	size_t n = 0;
+
+	buf[n++] = '\'';
+	for (; *s; s++) {
+		unsigned char c = *s;
+		char esc[8];
+
+		if (c == '\n')
+			strcpy(esc, "\\n");
+		else if (c == '\t')
+			strcpy(esc, "\\t");
+		else if (c == '\'' || c == '\\')
+			snprintf(esc, sizeof(esc), "\\%c", c);
+		else if (c < 0x20 || c > 0x7e)
+			snprintf(esc, sizeof(esc), "\\x%02x", c);
+		else
+			snprintf(esc, sizeof(esc), "%c", c);
+		if (n + strlen(esc) + 5 > size) {
+			strcpy(buf + n, "...");
+			n += 3;
+			break;
+		}
+		strcpy(buf + n, esc);
+		n += strlen(esc);
+	}
+	buf[n++] = '\'';
+	buf[n] = '\0';
+	return buf;
+}
+
+static void oom(void)
+{
+	fputs("sysfarm: out of memory\n", stderr);
+	exit(125);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = calloc(1, n ? n : 1);
+
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		oom();
+	return d;
+}
+
+static char *xvstrfmt(const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		oom();
+	return s;
+}
+
+char *xstrfmt(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = xvstrfmt(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+static void strv_push_owned(struct strv *sv, char *s)
+{
+	sv->v = xrealloc(sv->v, (sv->n + 2) * sizeof(*sv->v));
+	sv->v[sv->n++] = s;
+	sv->v[sv->n] = NULL;
+}
+
+void strv_push(struct strv *sv, const char *s)
+{
+	strv_push_owned(sv, xstrdup(s));
+}
+
+void strv_pushf(struct strv *sv, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strv_push_owned(sv, xvstrfmt(fmt, ap));
+	va_end(ap);
+}
+
+void strv_extend(struct strv *sv, const struct strv *from)
+{
+	for (size_t i = 0; i < from->n; i++)
+		strv_push(sv, from->v[i]);
+}
+
+const char *const *strv_argv(struct strv *sv)
+{
+	static const char *const empty[] = { NULL };
+
+	return sv->v ? (const char *const *)sv->v : empty;
+}
+
+void strv_release(struct strv *sv)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		free(sv->v[i]);
+	free(sv->v);
+	sv->v = NULL;
+	sv->n = 0;
+}
+
+char *file_read(const char *path, size_t *len)
+{
+	size_t cap = 4096, n = 0;
+	char *buf;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	buf = xmalloc(cap);
+	for (;;) {
+		ssize_t r;
+
+		if (n + 1 >= cap)
+			buf = xrealloc(buf, cap *= 2);
+		r = read(fd, buf + n, cap - n - 1);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			free(buf);
+			buf = NULL;
+			break;
+		}
+		if (r == 0)
+			break;
+		n += r;
+	}
+	if (buf) {
+		buf[n] = '\0';
+		if (len)
+			*len = n;
+	}
+	close(fd);
+	return buf;
+}
+
+static const char *file_kind(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" :
+	       S_ISBLK(m) ? "a block device" : S_ISDIR(m) ? "a directory" :
+	       S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+/* Return: 0 when @st is an input of at most @max bytes, else 1 (bad). */
+static int input_stat_bad(const char *path, const struct stat *st,
+			  size_t max, struct sf_err *err)
+{
+	if (!S_ISREG(st->st_mode)) {
+		err_set(err, "%s: not a regular file (%s)", path,
+			file_kind(st->st_mode));
+		return 1;
+	}
+	if ((unsigned long long)st->st_size > max) {
+		err_set(err, "%s: larger than %zu MiB", path, max >> 20);
+		return 1;
+	}
+	return 0;
+}
+
+int input_check(const char *path, size_t max, struct sf_err *err)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return err_set(err, "%s: cannot read: %s", path,
+			       strerror(errno));
+	return input_stat_bad(path, &st, max, err) ? -1 : 0;
+}
+
+char *input_read(const char *path, size_t max, size_t *len, int *bad,
+		 struct sf_err *err)
+{
+	size_t n = 0;
+	struct stat st;
+	char *buf;
+	int fd;
+
+	*bad = 0;
+	if (!*path) {
+		err_set(err, "'': cannot read: an empty file name");
+		return NULL;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		err_set(err, "%s: cannot read: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0) {
+		err_set(err, "%s: cannot read: %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	*bad = input_stat_bad(path, &st, max, err);
+	if (*bad) {
+		close(fd);
+		return NULL;
+	}
+	/* Sizes can lie (procfs says 0) or grow: read at most @max + 1. */
+	buf = xmalloc(max + 2 < 65536 ? max + 2 : 65536);
+	for (size_t cap = max + 2 < 65536 ? max + 2 : 65536;;) {
+		ssize_t r;
+
+		if (n + 1 >= cap) {
+			cap = cap * 2 < max + 2 ? cap * 2 : max + 2;
+			buf = xrealloc(buf, cap);
+		}
+		r = read(fd, buf + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err_set(err, "%s: cannot read: %s", path,
+				strerror(errno));
+			goto out_free;
+		}
+		if (r == 0)
+			break;
+		n += r;
+		if (n > max) {
+			err_set(err, "%s: larger than %zu MiB", path,
+				max >> 20);
+			*bad = 1;
+			goto out_free;
+		}
+	}
+	close(fd);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+
+out_free:
+	free(buf);
+	close(fd);
+	return NULL;
+}
+
+/* The temporary file being written, for file_write_atomic_abort(). */
+static char *volatile pending_tmp;
+
+void file_write_atomic_abort(void)
+{
+	char *tmp = pending_tmp;
+
+	if (tmp)
+		unlink(tmp);
+}
+
+int file_write_atomic(const char *path, const void *buf, size_t len)
+{
+	char *tmp = xstrfmt("%s.tmp.%ld", path, (long)getpid());
+	const char *p = buf;
+	int fd, saved;
+
+	pending_tmp = tmp;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		goto out_free;
+	while (len) {
+		ssize_t r = write(fd, p, len);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			goto out_unlink;
+		}
+		p += r;
+		len -= r;
+	}
+	if (fsync(fd) < 0 || close(fd) < 0) {
+		fd = -1;
+		goto out_unlink;
+	}
+	fd = -1;
+	if (rename(tmp, path) < 0)
+		goto out_unlink;
+	pending_tmp = NULL;
+	free(tmp);
+	return 0;
+
+out_unlink:
+	saved = errno;
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	errno = saved;
+out_free:
+	saved = errno;
+	pending_tmp = NULL;
+	free(tmp);
+	errno = saved;
+	return -1;
+}
+
+int path_exists(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0;
+}
+
+int mkdir_p(const char *path)
+{
+	char *p = xstrdup(path);
+	int ret = 0;
+
+	for (char *s = p + 1; ; s++) {
+		if (*s != '/' && *s != '\0')
+			continue;
+		char c = *s;
+
+		*s = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+			ret = -1;
+			break;
+		}
+		*s = c;
+		if (!c)
+			break;
+	}
+	free(p);
+	return ret;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+int rm_rf(const char *path)
+{
+	if (!path_exists(path))
+		return 0;
+	return nftw(path, rm_one, 32, FTW_DEPTH | FTW_PHYS);
+}
+
+uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n--) {
+		h ^= *c++;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+uint64_t hash_str(uint64_t h, const char *s)
+{
+	/* Include the terminator so that "ab","c" differs from "a","bc". */
+	return hash_bytes(h, s, strlen(s) + 1);
+}
+
+int hash_file(uint64_t *h, const char *path)
+{
+	size_t len;
+	char *buf = file_read(path, &len);
+
+	if (!buf)
+		return -1;
+	*h = hash_bytes(*h, buf, len);
+	free(buf);
+	return 0;
+}
+
+double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+char *file_tail(const char *path, int n)
+{
+	size_t len;
+	char *buf = file_read(path, &len), *p, *tail;
+
+	if (!buf)
+		return xstrdup("");
+	while (len && buf[len - 1] == '\n')
+		buf[--len] = '\0';
+	for (p = buf + len; p > buf && n; p--)
+		if (p[-1] == '\n' && !--n)
+			break;
+	tail = xstrdup(p);
+	free(buf);
+	return tail;
+}

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Verdict names and their exit statuses. */
+#include "lib/exitcode.h"
+#include "lib/verdict.h"
+
+static const struct {
+	const char *name;
+	int exit;
+} verdicts[V_NR] = {
+	[V_SNAPSHOT] = { "SNAPSHOT", SF_EXIT_OK },
+	[V_PASS] = { "PASS", SF_EXIT_OK },
+	[V_DIFF] = { "DIFF", SF_EXIT_DIFF },
+	[V_ABI_MISMATCH] = { "ABI-MISMATCH", SF_EXIT_DIFF },
+	[V_NEW] = { "NEW", SF_EXIT_DIFF },
+	[V_CONFIG_FAIL] = { "CONFIG-FAIL", SF_EXIT_UNTESTED },
+	[V_BUILD_FAIL] = { "BUILD-FAIL", SF_EXIT_UNTESTED },
+	[V_QEMU_FAIL] = { "QEMU-FAIL", SF_EXIT_UNTESTED },
+	[V_PANIC] = { "PANIC", SF_EXIT_UNTESTED },
+	[V_TIMEOUT] = { "TIMEOUT", SF_EXIT_UNTESTED },
+	[V_CORRUPT] = { "CORRUPT", SF_EXIT_UNTESTED },
+	[V_NO_SNAPSHOT] = { "NO-SNAPSHOT", SF_EXIT_UNTESTED },
+};
+
+const char *verdict_name(enum verdict v)
+{
+	return v < V_NR ? verdicts[v].name : "?";
+}
+
+int verdict_exit(enum verdict v)
+{
+	return v < V_NR ? verdicts[v].exit : SF_EXIT_UNTESTED;
+}
+
+int verdict_exit_fold(int a, int b)
+{
+	if (a == SF_EXIT_DIFF || b == SF_EXIT_DIFF)
+		return SF_EXIT_DIFF;
+	if (a == SF_EXIT_UNTESTED || b == SF_EXIT_UNTESTED)
+		return SF_EXIT_UNTESTED;
+	return a ? a : b;
+}

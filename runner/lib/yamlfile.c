@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Loads one YAML document from a file; messages carry FILE:LINE:COL. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/yamlfile.h"
+
+int yaml_file_bad(struct yaml_file *yf, const yaml_node_t *n,
+		  const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	err_set(yf->err, "%s:%zu:%zu: %s", yf->path, n->start_mark.line + 1,
+		n->start_mark.column + 1, what);
+	return -2;
+}
+
+/*
+ * "FILE:LINE:COL: problem context" for what libyaml could not parse. Its
+ * reader (bad UTF-8, control characters) gives no mark, only a byte
+ * offset: the position is counted from the text.
+ */
+static int parse_error(struct yaml_file *yf, const yaml_parser_t *parser,
+		       const char *text, size_t len)
+{
+	size_t line = parser->problem_mark.line, col = parser->problem_mark.column;
+
+	if (parser->error == YAML_READER_ERROR) {
+		size_t off = parser->problem_offset < len ?
+			     parser->problem_offset : len;
+
+		line = col = 0;
+		for (size_t i = 0; i < off; i++) {
+			if (text[i] == '\n') {
+				line++;
+				col = 0;
+			} else if (((unsigned char)text[i] & 0xc0) != 0x80) {
+				col++;
+			}
+		}
+	}
+	err_set(yf->err, "%s:%zu:%zu: %s%s%s", yf->path, line + 1, col + 1,
+		parser->problem ? parser->problem : "cannot parse",
+		parser->context ? " " : "",
+		parser->context ? parser->context : "");
+	return -2;
+}
+
+/*
+ * No file of ours nests deeper than a few levels or needs thousands of
+ * keys in one mapping; bounding both keeps a hostile file from costing
+ * deep recursion in the walkers or quadratic duplicate checks.
+ */
+#define YAML_DEPTH_MAX 32
+#define YAML_KEYS_MAX 4096
+#define YAML_NODES_MAX 200000
+
+/* Checks the bounds on the event stream, before any document is built. */
+static int bounds_check(struct yaml_file *yf, const char *text, size_t len)
+{
+	size_t keys[YAML_DEPTH_MAX + 1], nodes = 0;
+	char is_map[YAML_DEPTH_MAX + 1];
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	int depth = 0, ret = 0;
+
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text,
+				     len);
+	for (;;) {
+		yaml_event_type_t t;
+
+		if (!yaml_parser_parse(&parser, &ev)) {
+			ret = parse_error(yf, &parser, text, len);
+			break;
+		}
+		t = ev.type;
+		if (t == YAML_SCALAR_EVENT || t == YAML_ALIAS_EVENT ||
+		    t == YAML_SEQUENCE_START_EVENT ||
+		    t == YAML_MAPPING_START_EVENT) {
+			if (++nodes > YAML_NODES_MAX) {
+				ret = err_set(yf->err, "%s:%zu:%zu: more than %d nodes",
+					      yf->path, ev.start_mark.line + 1,
+					      ev.start_mark.column + 1,
+					      YAML_NODES_MAX);
+				break;
+			}
+			/* Every other node of a mapping is a key. */
+			if (depth && is_map[depth] && !(keys[depth]++ % 2) &&
+			    keys[depth] / 2 >= YAML_KEYS_MAX) {
+				ret = err_set(yf->err, "%s:%zu:%zu: a mapping of more than %d keys",
+					      yf->path, ev.start_mark.line + 1,
+					      ev.start_mark.column + 1,
+					      YAML_KEYS_MAX);
+				break;
+			}
+		}
+		if (t == YAML_SEQUENCE_START_EVENT ||
+		    t == YAML_MAPPING_START_EVENT) {
+			if (depth == YAML_DEPTH_MAX) {
+				ret = err_set(yf->err, "%s:%zu:%zu: nested more than %d levels deep",
+					      yf->path, ev.start_mark.line + 1,
+					      ev.start_mark.column + 1,
+					      YAML_DEPTH_MAX);
+				break;
+			}
+			depth++;
+			is_map[depth] = t == YAML_MAPPING_START_EVENT;
+			keys[depth] = 0;
+		} else if (t == YAML_SEQUENCE_END_EVENT ||
+			   t == YAML_MAPPING_END_EVENT) {
+			depth--;
+		}
+		yaml_event_delete(&ev);
+		if (t == YAML_STREAM_END_EVENT)
+			break;
+	}
+	if (ret)
+		yaml_event_delete(&ev);
+	yaml_parser_delete(&parser);
+	return ret ? -2 : 0;
+}
+
+int yaml_file_load(struct yaml_file *yf,
+		   int (*parse)(struct yaml_file *yf, yaml_node_t *root,
+				void *ctx),
+		   void *ctx)
+{
+	yaml_parser_t parser;
+	size_t len;
+	char *text;
+	int ret, bad;
+
+	text = input_read(yf->path, INPUT_MAX_YAML, &len, &bad, yf->err);
+	if (!text)
+		return bad ? -2 : -1;
+	ret = bounds_check(yf, text, len);
+	if (ret)
+		goto out_free;
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text,
+				     len);
+	if (!yaml_parser_load(&parser, &yf->doc)) {
+		ret = parse_error(yf, &parser, text, len);
+		goto out_parser;
+	}
+	ret = parse(yf, yaml_document_get_root_node(&yf->doc), ctx);
+	yaml_document_delete(&yf->doc);
+	if (ret)
+		goto out_parser;
+	/* A second document would be ignored silently: refuse it. */
+	if (!yaml_parser_load(&parser, &yf->doc)) {
+		ret = parse_error(yf, &parser, text, len);
+	} else {
+		yaml_node_t *extra = yaml_document_get_root_node(&yf->doc);
+
+		if (extra)
+			ret = yaml_file_bad(yf, extra, "a second document; the file holds one");
+		yaml_document_delete(&yf->doc);
+	}
+out_parser:
+	yaml_parser_delete(&parser);
+out_free:
+	free(text);
+	return ret;
+}
+
+struct list_walk {
+	const char *not_a_list;
+	int (*item)(struct yaml_file *yf, yaml_node_t *n, void *ctx);
+	void *ctx;
+};
+
+static int list_parse(struct yaml_file *yf, yaml_node_t *root, void *ctx)
+{
+	const struct list_walk *w = ctx;
+	yaml_node_item_t *it;
+
+	if (!root)
+		return 0;
+	if (root->type != YAML_SEQUENCE_NODE)
+		return yaml_file_bad(yf, root, "%s", w->not_a_list);
+	for (it = root->data.sequence.items.start;
+	     it < root->data.sequence.items.top; it++) {
+		int ret = w->item(yf, yaml_document_get_node(&yf->doc, *it),
+				  w->ctx);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int yaml_file_load_list(struct yaml_file *yf, const char *not_a_list,
+			int (*item)(struct yaml_file *yf, yaml_node_t *n,
+				    void *ctx),
+			void *ctx)
+{
+	struct list_walk w = { not_a_list, item, ctx };
+
+	return yaml_file_load(yf, list_parse, &w);
+}

@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Runs QEMU for one configuration and turns what came back into a verdict. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/proc.h"
+#include "pipeline/boot.h"
+#include "snapshotter/frame.h"
+
+#define PANIC_BEFORE 12		/* console lines kept before a panic */
+#define PANIC_AFTER 4
+#define TAIL_LINES 10
+
+/* QEMU option values use ',' as separator: a literal one is doubled. */
+static char *qemu_escape(const char *s)
+{
+	char *out = xmalloc(2 * strlen(s) + 1), *o = out;
+
+	for (; *s; s++) {
+		*o++ = *s;
+		if (*s == ',')
+			*o++ = ',';
+	}
+	*o = '\0';
+	return out;
+}
+
+static void machine_args(const struct config *c, struct strv *argv)
+{
+	strv_push(argv, c->s.qemu_binary);
+	strv_push(argv, "-M");
+	strv_push(argv, c->s.qemu_machine);
+	if (c->s.qemu_cpu) {
+		strv_push(argv, "-cpu");
+		strv_push(argv, c->s.qemu_cpu);
+	}
+	/*
+	 * One core per socket: SeaBIOS's MP table lists only a socket's first
+	 * core, and the tiny x86_64 kernel has no ACPI to find the others.
+	 */
+	strv_push(argv, "-smp");
+	strv_pushf(argv, "%d,sockets=%d", c->s.smp ? c->s.smp : 1,
+		   c->s.smp ? c->s.smp : 1);
+	strv_push(argv, "-m");
+	strv_pushf(argv, "%d", c->s.memory ? c->s.memory : 256);
+	strv_push(argv, "-nodefaults");
+	strv_push(argv, "-no-user-config");
+	strv_push(argv, "-display");
+	strv_push(argv, "none");
+}
+
+static int run_logged(struct strv *argv, const char *log, double timeout)
+{
+	struct proc p = PROC_INIT;
+	int code;
+
+	p.argv = strv_argv(argv);
+	p.out_path = log;
+	p.out_append = 1;
+	p.err_to_out = 1;
+	p.timeout = timeout;
+	return proc_run(&p, &code) == PROC_EXITED && code == 0 ? 0 : -1;
+}
+
+/* dtc -I IN_FMT -O OUT_FMT -o OUT IN, its messages to @log. */
+static int dtc(const char *in, const char *in_fmt, const char *out,
+	       const char *out_fmt, const char *log)
+{
+	const char *argv[] = { "dtc", "-q", "-I", in_fmt, "-O", out_fmt,
+			       "-o", out, in, NULL };
+	struct strv sv = STRV_INIT;
+	int ret;
+
+	for (const char *const *a = argv; *a; a++)
+		strv_push(&sv, *a);
+	ret = run_logged(&sv, log, 60);
+	strv_release(&sv);
+	return ret;
+}
+
+int boot_dtb(const struct matrix *m, const struct config *c,
+	     const char *outdir, char **dtb, struct sf_err *err)
+{
+	char *dumped = xstrfmt("%s/virt.dtb", outdir);
+	char *dts = xstrfmt("%s/virt.dts", outdir);
+	char *board = xstrfmt("%s/board.dts", outdir);
+	char *log = xstrfmt("%s/dtc.log", outdir);
+	char *out = xstrfmt("%s/board.dtb", outdir);
+	char *text = NULL, *esc;
+	struct strv argv = STRV_INIT;
+	int ret = -1;
+
+	*dtb = NULL;
+	if (!c->s.dts.n) {
+		ret = 0;
+		goto out;
+	}
+	unlink(log);
+	machine_args(c, &argv);
+	/* -M is given twice: the last one, with dumpdtb, wins. */
+	esc = qemu_escape(dumped);
+	strv_push(&argv, "-M");
+	strv_pushf(&argv, "%s,dumpdtb=%s", c->s.qemu_machine, esc);
+	free(esc);
+	if (run_logged(&argv, log, 60)) {
+		err_set(err, "cannot dump the %s device tree (see %s)",
+			c->s.qemu_machine, log);
+		goto out;
+	}
+	if (dtc(dumped, "dtb", dts, "dts", log)) {
+		err_set(err, "dtc cannot decompile %s (see %s)", dumped, log);
+		goto out;
+	}
+	text = xstrfmt("/dts-v1/;\n/include/ \"%s\"\n", dts);
+	for (size_t i = 0; i < c->s.dts.n; i++) {
+		char *frag = matrix_file(m, c->s.dts.v[i]);
+		char *more = xstrfmt("%s/include/ \"%s\"\n", text, frag);
+
+		free(frag);
+		free(text);
+		text = more;
+	}
+	if (file_write_atomic(board, text, strlen(text))) {
+		err_set(err, "%s: cannot write: %s", board, strerror(errno));
+		goto out;
+	}
+	if (dtc(board, "dts", out, "dtb", log)) {
+		char *tail = file_tail(log, TAIL_LINES);
+
+		err_set(err, "dtc cannot build %s:\n%s", board, tail);
+		free(tail);
+		goto out;
+	}
+	*dtb = out;
+	out = NULL;
+	ret = 0;
+out:
+	strv_release(&argv);
+	free(text);
+	free(dumped);
+	free(dts);
+	free(board);
+	free(log);
+	free(out);
+	return ret;
+}
+
+/* The console lines around "Kernel panic", or NULL when there is none. */
+static char *panic_evidence(const char *console)
+{
+	const char *hit = strstr(console, "Kernel panic - not syncing");
+	const char *start = hit, *end = hit;
+	int n;
+
+	if (!hit)
+		return NULL;
+	for (n = 0; start > console && n <= PANIC_BEFORE; start--)
+		if (start[-1] == '\n')
+			n++;
+	for (n = 0; *end && n < PANIC_AFTER; end++)
+		if (*end == '\n')
+			n++;
+	while (*start == '\n')
+		start++;
+	return xstrfmt("%.*s", (int)(end - start), start);
+}
+
+/* The command, shell-quoted, so that a developer can rerun the boot. */
+static void log_command(const char *log, const struct strv *argv)
+{
+	FILE *f = fopen(log, "w");
+
+	if (!f)
+		return;
+	fputs("#", f);
+	for (size_t i = 0; i < argv->n; i++) {
+		fputs(" '", f);
+		for (const char *c = argv->v[i]; *c; c++) {
+			if (*c == '\'')
+				fputs("'\\''", f);
+			else
+				fputc(*c, f);
+		}
+		fputs("'", f);
+	}
+	fputs("\n", f);
+	fclose(f);
+}
+
+char *boot_cmdline(const struct config *c, const struct boot *b)
+{
+	char *cmdline = xstrfmt("console=%s panic=-1 oops=panic sysfarm.channel=%s",
+				c->s.qemu_console, c->s.qemu_channel);
+
+	for (size_t i = 0; i < c->s.append.n + b->append->n; i++) {
+		const char *w = i < c->s.append.n ? c->s.append.v[i] :
+			b->append->v[i - c->s.append.n];
+		char *more = xstrfmt("%s %s", cmdline, w);
+
+		free(cmdline);
+		cmdline = more;
+	}
+	return cmdline;
+}
+
+static enum verdict decode(const struct boot *b, enum proc_status st,
+			   int code, struct sf_err *err)
+{
+	char *chan_path = xstrfmt("%s/channel.out", b->outdir);
+	char *con_path = xstrfmt("%s/console.log", b->outdir);
+	char *qlog = xstrfmt("%s/qemu.log", b->outdir);
+	char *snap = xstrfmt("%s/snapshot.json", b->outdir);
+	size_t clen = 0, conlen = 0, plen;
+	char *chan = file_read(chan_path, &clen);
+	char *console = file_read(con_path, &conlen);
+	char *evidence = NULL, *tail = NULL;
+	const char *payload;
+	enum verdict v;
+	json_error_t je;
+	json_t *doc;
+	int fr;
+
+	if (st == PROC_START_FAILED) {
+		v = V_QEMU_FAIL;
+		err_set(err, "cannot start QEMU: %s", strerror(code));
+		goto out;
+	}
+	fr = chan ? frame_decode(chan, clen, &payload, &plen) :
+		    FRAME_ENOFRAME;
+	if (fr == 0) {
+		doc = json_loadb(payload, plen, 0, &je);
+		if (!doc) {
+			v = V_CORRUPT;
+			err_set(err, "the channel's frame is intact but holds no JSON: %d:%d: %s",
+				je.line, je.column, je.text);
+			goto out;
+		}
+		json_decref(doc);
+		if (file_write_atomic(snap, payload, plen)) {
+			v = V_NO_SNAPSHOT;
+			err_set(err, "%s: cannot write: %s", snap,
+				strerror(errno));
+			goto out;
+		}
+		v = V_SNAPSHOT;
+		goto out;
+	}
+	evidence = panic_evidence(console ? console : "");
+	if (evidence) {
+		v = V_PANIC;
+		err_set(err, "the kernel panicked (%s):\n%s", con_path,
+			evidence);
+		goto out;
+	}
+	tail = file_tail(con_path, TAIL_LINES);
+	if (fr != FRAME_ENOFRAME) {
+		v = V_CORRUPT;
+		err_set(err, "the result channel is corrupt: %s (%zu bytes in %s)",
+			frame_strerror(fr), clen, chan_path);
+	} else if (st == PROC_TIMEOUT) {
+		v = V_TIMEOUT;
+		err_set(err, "no snapshot within %d s; guest killed; console tail:\n%s",
+			b->timeout, tail);
+	} else if (!conlen && (st != PROC_EXITED || code)) {
+		free(tail);
+		tail = file_tail(qlog, TAIL_LINES);
+		v = V_QEMU_FAIL;
+		err_set(err, "QEMU failed (%s %d) before the guest printed anything:\n%s",
+			st == PROC_SIGNALED ? "signal" : "status", code, tail);
+	} else {
+		v = V_NO_SNAPSHOT;
+		err_set(err, "the guest ended without sending a snapshot; console tail:\n%s",
+			tail);
+	}
+out:
+	free(chan);
+	free(console);
+	free(evidence);
+	free(tail);
+	free(chan_path);
+	free(con_path);
+	free(qlog);
+	free(snap);
+	return v;
+}
+
+enum verdict boot_run(const struct matrix *m, const struct config *c,
+		      const struct boot *b, const char *dtb,
+		      struct sf_err *err)
+{
+	char *con = xstrfmt("%s/console.log", b->outdir);
+	char *chan = xstrfmt("%s/channel.out", b->outdir);
+	char *snap = xstrfmt("%s/snapshot.json", b->outdir);
+	char *qlog = xstrfmt("%s/qemu.log", b->outdir);
+	char *esc, *cmdline;
+	struct strv argv = STRV_INIT;
+	struct proc p = PROC_INIT;
+	enum proc_status st;
+	enum verdict v;
+	int code;
+
+	/* Nothing from an earlier boot may be mistaken for this one's. */
+	unlink(con);
+	unlink(chan);
+	unlink(snap);
+	machine_args(c, &argv);
+	strv_push(&argv, "-accel");
+	strv_push(&argv, b->accel);
+	strv_push(&argv, "-no-reboot");
+	strv_push(&argv, "-kernel");
+	strv_push(&argv, b->kernel);
+	strv_push(&argv, "-initrd");
+	strv_push(&argv, b->initramfs);
+	if (dtb) {
+		strv_push(&argv, "-dtb");
+		strv_push(&argv, dtb);
+	}
+	strv_push(&argv, "-append");
+	strv_push(&argv, cmdline = boot_cmdline(c, b));
+	free(cmdline);
+	esc = qemu_escape(con);
+	strv_push(&argv, "-chardev");
+	strv_pushf(&argv, "file,id=console,path=%s", esc);
+	free(esc);
+	strv_push(&argv, "-serial");
+	strv_push(&argv, "chardev:console");
+	esc = qemu_escape(chan);
+	strv_push(&argv, "-chardev");
+	strv_pushf(&argv, "file,id=channel,path=%s", esc);
+	free(esc);
+	strv_extend(&argv, &c->s.qemu_args);
+
+	log_command(qlog, &argv);
+	p.argv = strv_argv(&argv);
+	p.out_path = qlog;
+	p.out_append = 1;
+	p.err_to_out = 1;
+	p.timeout = b->timeout;
+	st = proc_run(&p, &code);
+	v = decode(b, st, code, err);
+	strv_release(&argv);
+	free(con);
+	free(chan);
+	free(snap);
+	free(qlog);
+	return v;
+}

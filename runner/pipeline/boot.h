@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Boots one configuration in QEMU and brings its snapshot home: console to
+ * console.log, the snapshot on a separate chardev ("channel"), framed with
+ * its length and crc32 (snapshotter/frame.h).
+ */
+#ifndef SYSFARM_BOOT_H
+#define SYSFARM_BOOT_H
+
+#include "lib/util.h"
+#include "lib/verdict.h"
+#include "pipeline/matrix.h"
+
+struct boot {
+	const char *kernel;		/* the boot image */
+	const char *initramfs;
+	const char *outdir;		/* console.log, channel.out, ... */
+	const char *accel;		/* "tcg" or "kvm" */
+	const struct strv *append;	/* extra command-line words */
+	int timeout;			/* seconds */
+};
+
+/**
+ * boot_dtb() - the device tree for a configuration with `dts` fragments
+ * @dtb: set to outdir/board.dtb (malloc'd), or NULL when @c has none
+ *
+ * Dumps the tree QEMU generates for the machine and merges the fragments
+ * into it with dtc.
+ *
+ * Return: 0, or -1 with @err set.
+ */
+int boot_dtb(const struct matrix *m, const struct config *c,
+	     const char *outdir, char **dtb, struct sf_err *err);
+
+/* The kernel command line for @c booted as @b, malloc'd. */
+char *boot_cmdline(const struct config *c, const struct boot *b);
+
+/**
+ * boot_run() - boot, wait, decode
+ * @dtb: from boot_dtb(), or NULL
+ * @err: the verdict's explanation and evidence (console lines)
+ *
+ * On V_SNAPSHOT the snapshot is in outdir/snapshot.json.
+ *
+ * Return: V_SNAPSHOT, V_QEMU_FAIL, V_PANIC, V_TIMEOUT, V_CORRUPT or
+ * V_NO_SNAPSHOT.
+ */
+enum verdict boot_run(const struct matrix *m, const struct config *c,
+		      const struct boot *b, const char *dtb,
+		      struct sf_err *err);
+
+#endif

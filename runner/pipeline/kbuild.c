@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Configures, verifies and builds one kernel per build key. */
+#include <ctype.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/kconfig.h"
+#include "lib/proc.h"
+#include "pipeline/kbuild.h"
+
+#define LOG_TAIL_LINES 15
+/* Part of the build stamp: change it when kmake()'s flags change. */
+#define KBUILD_RECIPE "3: sysfarm-cc, ccache's depend mode"
+
+/* Reproducible builds: the same inputs give the same image. */
+static const char *const build_env[] = {
+	"KBUILD_BUILD_TIMESTAMP=Thu Jan  1 00:00:00 UTC 1970",
+	"KBUILD_BUILD_USER=sysfarm",
+	"KBUILD_BUILD_HOST=sysfarm",
+	"KBUILD_BUILD_VERSION=1",
+	"CCACHE_SLOPPINESS=time_macros",
+	/* Our own make's jobserver must not leak into the kernel's. */
+	"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES",
+	NULL
+};
+
+#define CROSS_COMPILE_MAX 255	/* characters: a deep toolchain path fits */
+
+/*
+ * A prefix reaches make's command line as CROSS_COMPILE= and CC=, and
+ * from there recipes run by make's shell: it must be one word of plain
+ * characters. ccache would take a leading '-' for an option, and make
+ * runs in the kernel tree, where a relative path names another file than
+ * the one whose version was read here.
+ */
+int kbuild_check_cross_compile(const char *prefix, struct sf_err *err)
+{
+	size_t bad = strspn(prefix, "abcdefghijklmnopqrstuvwxyz"
+				    "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789_./+-");
+	unsigned char c = prefix[bad];
+
+	if (c && isprint(c))
+		return err_set(err, "holds '%c': a toolchain prefix may hold only letters, digits and _./+-",
+			       c);
+	if (c)
+		return err_set(err, "holds the byte 0x%02x: a toolchain prefix may hold only letters, digits and _./+-",
+			       c);
+	if (strlen(prefix) > CROSS_COMPILE_MAX)
+		return err_set(err, "is longer than %d characters",
+			       CROSS_COMPILE_MAX);
+	if (prefix[0] == '-')
+		return err_set(err, "starts with '-', which ccache would take for an option");
+	if (prefix[0] != '/' && strchr(prefix, '/'))
+		return err_set(err, "is the relative path '%s', which make would resolve in the kernel tree: give an absolute path or a name to look up in PATH",
+			       prefix);
+	return 0;
+}
+
+int kbuild_check_matrix(const struct matrix *m, struct sf_err *err)
+{
+	struct sf_err why;
+
+	for (size_t i = 0; i < m->nconfigs; i++) {
+		const struct config *c = &m->configs[i];
+
+		if (!c->s.cross_compile ||
+		    !kbuild_check_cross_compile(c->s.cross_compile, &why))
+			continue;
+		/* The last axis value that sets it, if it is the one */
+		for (size_t a = m->naxes; a-- > 0; ) {
+			const struct axis_value *av =
+				&m->axes[a].values[c->value[a]];
+
+			if (!av->s.cross_compile)
+				continue;
+			if (!strcmp(av->s.cross_compile, c->s.cross_compile))
+				return err_set(err, "%s:%d:%d: kernel.cross_compile of '%s: %s' %s",
+					       m->path, av->line, av->col,
+					       m->axes[a].name, av->name,
+					       why.msg);
+			break;
+		}
+		return err_set(err, "%s: kernel.cross_compile of configuration '%s' %s",
+			       m->path, c->name, why.msg);
+	}
+	return 0;
+}
+
+const char *kbuild_compiler(const struct config *c, struct sf_err *err)
+{
+	char *cc = xstrfmt("%sgcc", c->s.cross_compile ? c->s.cross_compile : "");
+	const char *v = proc_version(cc, err);
+
+	free(cc);
+	return v;
+}
+
+int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err)
+{
+	const char *cross = c->s.cross_compile ? c->s.cross_compile : "";
+	struct sf_err why;
+	const char *compiler = kbuild_compiler(c, &why);
+	uint64_t h = HASH_INIT;
+
+	h = hash_str(h, c->s.kernel_arch);
+	h = hash_str(h, cross);
+	h = hash_str(h, compiler ? compiler : "unknown");
+	for (size_t i = 0; i < c->s.fragments.n; i++) {
+		char *path = matrix_file(m, c->s.fragments.v[i]);
+		int r = hash_file(&h, path);
+
+		if (r)
+			err_set(err, "%s: cannot read: %s", path,
+				strerror(errno));
+		free(path);
+		if (r)
+			return -1;
+	}
+	snprintf(c->key, sizeof(c->key), "%016llx", (unsigned long long)h);
+	c->key[12] = '\0';	/* 48 bits are plenty to tell builds apart */
+	return 0;
+}
+
+char *kbuild_dir(const struct kbuild *kb, const struct config *c)
+{
+	/* A user's tree gets its own: objects of two trees never mix. */
+	if (!kb->src->content_id)
+		return xstrfmt("%s/kernels/%s-%016llx", kb->build, c->key,
+			       (unsigned long long)hash_str(HASH_INIT,
+							    kb->src->dir));
+	return xstrfmt("%s/kernels/%s", kb->build, c->key);
+}
+
+/*
+ * The tree as ccache spells it to the compiler, relative to the object
+ * directory DIR when both are under the base directory BUILD ("../../src"),
+ * or NULL when ccache leaves the absolute path.
+ */
+static char *ccache_src(const char *build, const char *dir, const char *src)
+{
+	size_t n = strlen(build), up = 0;
+	char *rel;
+
+	if (strncmp(dir, build, n) || dir[n] != '/' ||
+	    strncmp(src, build, n) || src[n] != '/')
+		return NULL;
+	for (const char *p = dir + n; *p; p++)
+		up += *p == '/' && p[1];
+	rel = xmalloc(3 * up + strlen(src + n + 1) + 1);
+	for (size_t i = 0; i < up; i++)
+		memcpy(rel + 3 * i, "../", 3);
+	strcpy(rel + 3 * up, src + n + 1);
+	return rel;
+}
+
+/* The compiler launcher (runner/cc/sysfarm-cc.c), beside this program. */
+static char *launcher(void)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	exe[n > 0 ? n : 0] = '\0';
+	slash = strrchr(exe, '/');
+	return xstrfmt("%.*s/sysfarm-cc", slash ? (int)(slash - exe) : 1,
+		       slash ? exe : ".");
+}
+
+/* make -C SRC O=DIR ARCH=... CROSS_COMPILE=... CC="sysfarm-cc ..." TARGETS */
+static int kmake(const struct kbuild *kb, const struct config *c,
+		 const char *dir, const char *log, const char *target)
+{
+	const char *cross = c->s.cross_compile ? c->s.cross_compile : "";
+	struct strv argv = STRV_INIT, env = STRV_INIT;
+	struct proc p = PROC_INIT;
+	char *rel, *cc;
+	int code, ret;
+
+	strv_push(&argv, "make");
+	if (!kb->jobserver)
+		strv_pushf(&argv, "-j%d", kb->jobs);
+	strv_pushf(&argv, "-C%s", kb->src->dir);
+	strv_pushf(&argv, "O=%s", dir);
+	strv_pushf(&argv, "ARCH=%s", c->s.kernel_arch);
+	strv_pushf(&argv, "CROSS_COMPILE=%s", cross);
+	cc = launcher();
+	strv_pushf(&argv, "CC=%s %sgcc", cc, cross);
+	strv_pushf(&argv, "HOSTCC=%s gcc", cc);
+	free(cc);
+	/*
+	 * ccache's base directory hands the compiler relative paths, which
+	 * the kernel's -fmacro-prefix-map=$(srctree)/= does not match: map
+	 * them too, or __FILE__ differs with and without ccache.
+	 */
+	rel = ccache_src(kb->build, dir, kb->src->dir);
+	if (rel)
+		strv_pushf(&argv, "KCPPFLAGS=-fmacro-prefix-map=%s/=", rel);
+	free(rel);
+	strv_push(&argv, target);
+	for (const char *const *e = build_env; *e; e++)
+		strv_push(&env, *e);
+	/*
+	 * A client of the farm's jobserver, as a sub-make would be. The make
+	 * itself runs one job without asking: that slot is a token too, taken
+	 * here and given back when it ends.
+	 */
+	if (kb->jobserver) {
+		/* make sets the shared read end O_NONBLOCK: wait with poll */
+		struct pollfd pfd = { .fd = kb->jobserver[0], .events = POLLIN };
+		char token;
+
+		while (read(kb->jobserver[0], &token, 1) < 0 &&
+		       (errno == EINTR || errno == EAGAIN))
+			poll(&pfd, 1, -1);
+		strv_pushf(&env, "MAKEFLAGS=-j --jobserver-auth=%d,%d",
+			   kb->jobserver[0], kb->jobserver[1]);
+	}
+	/* The user's CCACHE_DIR if set: build directories can share one. */
+	if (!getenv("CCACHE_DIR"))
+		strv_pushf(&env, "CCACHE_DIR=%s/ccache", kb->build);
+	/* Relative paths in the hash: another checkout hits the cache too. */
+	strv_pushf(&env, "CCACHE_BASEDIR=%s", kb->build);
+	strv_push(&env, "CCACHE_NOHASHDIR=1");
+	p.argv = strv_argv(&argv);
+	p.env = strv_argv(&env);
+	p.out_path = log;
+	p.out_append = 1;
+	p.err_to_out = 1;
+	ret = proc_run(&p, &code) == PROC_EXITED && code == 0 ? 0 : -1;
+	if (kb->jobserver && write(kb->jobserver[1], "+", 1) < 0)
+		ret = -1;
+	strv_release(&argv);
+	strv_release(&env);
+	return ret;
+}
+
+static int merge_fragments(const struct kbuild *kb, const struct matrix *m,
+			   const struct config *c, const char *dir,
+			   const char *log)
+{
+	struct strv argv = STRV_INIT;
+	struct proc p = PROC_INIT;
+	int code, ret;
+
+	strv_pushf(&argv, "%s/scripts/kconfig/merge_config.sh", kb->src->dir);
+	strv_push(&argv, "-m");
+	strv_push(&argv, "-O");
+	strv_push(&argv, dir);
+	strv_pushf(&argv, "%s/.config", dir);
+	for (size_t i = 0; i < c->s.fragments.n; i++) {
+		char *f = matrix_file(m, c->s.fragments.v[i]);
+
+		strv_push(&argv, f);
+		free(f);
+	}
+	p.argv = strv_argv(&argv);
+	p.dir = dir;
+	p.out_path = log;
+	p.out_append = 1;
+	p.err_to_out = 1;
+	ret = proc_run(&p, &code) == PROC_EXITED && code == 0 ? 0 : -1;
+	strv_release(&argv);
+	return ret;
+}
+
+/* Is "CONFIG_X=..." (or its absence, for "is not set") what .config says? */
+static int option_survived(const char *config, const char *name,
+			   const char *want)
+{
+	char *needle = xstrfmt("\n%s=", name);
+	const char *hit = strstr(config, needle);
+	int ok;
+
+	if (!want) {
+		ok = !hit;
+	} else if (!hit) {
+		ok = 0;
+	} else {
+		size_t wl = strlen(want);
+
+		hit += strlen(needle);
+		ok = !strncmp(hit, want, wl) &&
+		     (hit[wl] == '\n' || hit[wl] == '\0');
+	}
+	free(needle);
+	return ok;
+}
+
+/* kunit_tool's validate_config: every fragment line must be in .config. */
+static int config_verify(const struct matrix *m, const struct config *c,
+			 const char *dir, struct sf_err *err)
+{
+	char *cfgpath = xstrfmt("%s/.config", dir);
+	char *body = file_read(cfgpath, NULL), *config;
+	size_t used = 0;
+	int bad = 0;
+
+	config = xstrfmt("\n%s", body ? body : "");
+	err->msg[0] = '\0';
+	for (size_t i = 0; i < c->s.fragments.n; i++) {
+		char *path = matrix_file(m, c->s.fragments.v[i]);
+		char *text = file_read(path, NULL), *line, *next;
+		int lineno = 0;
+
+		/* Every line: a blank one does not end the fragment. */
+		for (line = text; line; line = next) {
+			char name[KCONFIG_NAME_MAX];
+			const char *want;
+
+			lineno++;
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
+			if (!kconfig_line(line, name, &want))
+				continue;
+			if (option_survived(config, name, want))
+				continue;
+			bad++;
+			used += snprintf(err->msg + used,
+					 used < sizeof(err->msg) ?
+					 sizeof(err->msg) - used : 0,
+					 "%s%s (%s:%d) did not survive olddefconfig",
+					 used ? "; " : "", line,
+					 c->s.fragments.v[i], lineno);
+			if (used >= sizeof(err->msg))
+				used = sizeof(err->msg);
+		}
+		free(text);
+		free(path);
+	}
+	free(config);
+	free(body);
+	free(cfgpath);
+	return bad ? -1 : 0;
+}
+
+static int stamp_matches(const char *path, const char *want)
+{
+	char *have = file_read(path, NULL);
+	int same = have && !strcmp(have, want);
+
+	free(have);
+	return same;
+}
+
+/*
+ * Objects built from another tarball go: its files keep the tarball's
+ * mtimes, older than those objects, so after a source update make would
+ * keep them and link old code under the new version string. The tarball
+ * a kernel directory's objects come from is in its sysfarm-tree.stamp.
+ */
+static int tree_start(const char *dir, const char *tarball_id,
+		      struct sf_err *err)
+{
+	char *path = xstrfmt("%s/sysfarm-tree.stamp", dir);
+	char *stamp = xstrfmt("%s\n", tarball_id);
+	int ret = 0;
+
+	if (!stamp_matches(path, stamp)) {
+		if (rm_rf(dir) || mkdir_p(dir) ||
+		    file_write_atomic(path, stamp, strlen(stamp)))
+			ret = err_set(err, "cannot start '%s' afresh: %s", dir,
+				      strerror(errno));
+	}
+	free(path);
+	free(stamp);
+	return ret;
+}
+
+static char *config_stamp(const struct matrix *m, const struct config *c,
+			  const struct source *src)
+{
+	uint64_t h = HASH_INIT;
+
+	h = hash_str(h, c->key);
+	h = hash_str(h, src->content_id ? src->content_id : "external");
+	for (size_t i = 0; i < c->s.fragments.n; i++) {
+		char *path = matrix_file(m, c->s.fragments.v[i]);
+
+		hash_file(&h, path);
+		free(path);
+	}
+	return xstrfmt("%016llx\n", (unsigned long long)h);
+}
+
+static void fail_with_log(struct sf_err *err, const char *what,
+			  const char *log)
+{
+	char *tail = file_tail(log, LOG_TAIL_LINES);
+
+	err_set(err, "%s (full log: %s):\n%s", what, log, tail);
+	free(tail);
+}
+
+enum kbuild_status kbuild_run(const struct kbuild *kb, const struct matrix *m,
+			      const struct config *c, struct sf_err *err)
+{
+	char *dir = kbuild_dir(kb, c);
+	char *log = xstrfmt("%s/build.log", dir);
+	char *cstamp_path = xstrfmt("%s/sysfarm-config.stamp", dir);
+	char *bstamp_path = xstrfmt("%s/sysfarm-build.stamp", dir);
+	char *image = xstrfmt("%s/%s", dir, c->s.image);
+	char *cfgpath = xstrfmt("%s/.config", dir);
+	char *cstamp = config_stamp(m, c, kb->src), *bstamp = NULL;
+	const char *target = strrchr(c->s.image, '/');
+	enum kbuild_status ret = KBUILD_FAIL;
+	uint64_t h = HASH_INIT;
+
+	target = target ? target + 1 : c->s.image;
+	if (kb->src->tarball_id && tree_start(dir, kb->src->tarball_id, err))
+		goto out;
+	if (mkdir_p(dir)) {
+		err_set(err, "cannot create '%s': %s", dir, strerror(errno));
+		goto out;
+	}
+	if (!kb->src->content_id || !stamp_matches(cstamp_path, cstamp) ||
+	    !path_exists(cfgpath)) {
+		unlink(cstamp_path);
+		unlink(log);
+		if (kmake(kb, c, dir, log, "tinyconfig")) {
+			fail_with_log(err, "make tinyconfig failed", log);
+			goto out;
+		}
+		if (merge_fragments(kb, m, c, dir, log)) {
+			fail_with_log(err, "merge_config.sh failed", log);
+			goto out;
+		}
+		if (kmake(kb, c, dir, log, "olddefconfig")) {
+			fail_with_log(err, "make olddefconfig failed", log);
+			goto out;
+		}
+		if (config_verify(m, c, dir, err)) {
+			ret = KBUILD_CONFIG_FAIL;
+			goto out;
+		}
+		if (file_write_atomic(cstamp_path, cstamp, strlen(cstamp))) {
+			err_set(err, "cannot write '%s': %s", cstamp_path,
+				strerror(errno));
+			goto out;
+		}
+	}
+	h = hash_str(h, cstamp);
+	h = hash_str(h, KBUILD_RECIPE);
+	if (hash_file(&h, cfgpath)) {
+		err_set(err, "cannot read '%s': %s", cfgpath, strerror(errno));
+		goto out;
+	}
+	bstamp = xstrfmt("%016llx\n", (unsigned long long)h);
+	if (kb->src->content_id && stamp_matches(bstamp_path, bstamp) &&
+	    path_exists(image)) {
+		ret = KBUILD_UP_TO_DATE;
+		goto out;
+	}
+	unlink(bstamp_path);
+	if (kmake(kb, c, dir, log, target)) {
+		fail_with_log(err, "kernel build failed", log);
+		goto out;
+	}
+	if (file_write_atomic(bstamp_path, bstamp, strlen(bstamp))) {
+		err_set(err, "cannot write '%s': %s", bstamp_path,
+			strerror(errno));
+		goto out;
+	}
+	ret = KBUILD_OK;
+out:
+	free(dir);
+	free(log);
+	free(cstamp_path);
+	free(bstamp_path);
+	free(image);
+	free(cfgpath);
+	free(cstamp);
+	free(bstamp);
+	return ret;
+}
+
+int kbuild_fragment_options(const struct matrix *m, const struct config *c,
+			    struct strv *options, struct sf_err *err)
+{
+	for (size_t i = 0; i < c->s.fragments.n; i++) {
+		char *path = matrix_file(m, c->s.fragments.v[i]);
+		int bad = kconfig_read_set(path, options, err);
+
+		free(path);
+		if (bad)
+			return -1;
+	}
+	return 0;
+}

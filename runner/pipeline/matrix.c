@@ -1,0 +1,859 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Loads matrix.yaml with libyaml and expands it into configurations. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "lib/yamlfile.h"
+#include "pipeline/matrix.h"
+
+enum field_type { F_STR, F_FILE, F_LIST, F_FILES, F_INT, F_MAP };
+
+struct field {
+	const char *key;
+	enum field_type type;
+	size_t off;			/* into struct settings */
+	const struct field *sub;	/* F_MAP: its fields */
+	int min, max;			/* F_INT */
+};
+
+#define S(member) offsetof(struct settings, member)
+
+static const struct field kernel_fields[] = {
+	{ .key = "arch", .type = F_STR, .off = S(kernel_arch) },
+	{ .key = "cross_compile", .type = F_STR, .off = S(cross_compile) },
+	{ .key = "image", .type = F_STR, .off = S(image) },
+	{ 0 }
+};
+
+static const struct field guest_fields[] = {
+	{ .key = "init", .type = F_FILE, .off = S(init) },
+	{ .key = "busybox", .type = F_STR, .off = S(busybox) },
+	{ .key = "snapshotter", .type = F_STR, .off = S(snapshotter) },
+	{ 0 }
+};
+
+static const struct field qemu_fields[] = {
+	{ .key = "binary", .type = F_STR, .off = S(qemu_binary) },
+	{ .key = "machine", .type = F_STR, .off = S(qemu_machine) },
+	{ .key = "cpu", .type = F_STR, .off = S(qemu_cpu) },
+	{ .key = "console", .type = F_STR, .off = S(qemu_console) },
+	{ .key = "channel", .type = F_STR, .off = S(qemu_channel) },
+	{ .key = "args", .type = F_LIST, .off = S(qemu_args) },
+	{ 0 }
+};
+
+static const struct field settings_fields[] = {
+	{ .key = "tag", .type = F_STR, .off = S(tag) },
+	{ .key = "fragments", .type = F_FILES, .off = S(fragments) },
+	{ .key = "probes", .type = F_FILES, .off = S(probes) },
+	{ .key = "append", .type = F_LIST, .off = S(append) },
+	{ .key = "dts", .type = F_FILES, .off = S(dts) },
+	{ .key = "kmsg", .type = F_LIST, .off = S(kmsg) },
+	{ .key = "timeout", .type = F_INT, .off = S(timeout),
+	  .min = 1, .max = 86400 },
+	{ .key = "smp", .type = F_INT, .off = S(smp), .min = 1, .max = 64 },
+	{ .key = "memory", .type = F_INT, .off = S(memory),
+	  .min = 32, .max = 16384 },
+	{ .key = "kernel", .type = F_MAP, .sub = kernel_fields },
+	{ .key = "guest", .type = F_MAP, .sub = guest_fields },
+	{ .key = "qemu", .type = F_MAP, .sub = qemu_fields },
+	{ 0 }
+};
+
+/* Settings every configuration must end up with, for the error message. */
+static const struct {
+	const char *name;
+	size_t off;
+} required[] = {
+	{ "kernel.arch", S(kernel_arch) },
+	{ "kernel.image", S(image) },
+	{ "guest.init", S(init) },
+	{ "guest.busybox", S(busybox) },
+	{ "guest.snapshotter", S(snapshotter) },
+	{ "qemu.binary", S(qemu_binary) },
+	{ "qemu.machine", S(qemu_machine) },
+	{ "qemu.console", S(qemu_console) },
+	{ "qemu.channel", S(qemu_channel) },
+};
+
+struct loader {
+	struct matrix *m;
+	struct yaml_file yf;
+	struct sf_err *err;
+};
+
+static int fail_at(struct loader *ld, yaml_node_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail_at(struct loader *ld, yaml_node_t *n, const char *fmt, ...)
+{
+	char what[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	yaml_file_bad(&ld->yf, n, "%s", what);
+	return -1;
+}
+
+static yaml_node_t *node(struct loader *ld, int id)
+{
+	return yaml_document_get_node(&ld->yf.doc, id);
+}
+
+static const char *scalar(yaml_node_t *n)
+{
+	return (const char *)n->data.scalar.value;
+}
+
+static const char *type_name(yaml_node_t *n)
+{
+	switch (n->type) {
+	case YAML_SCALAR_NODE:
+		return "a scalar";
+	case YAML_SEQUENCE_NODE:
+		return "a list";
+	case YAML_MAPPING_NODE:
+		return "a mapping";
+	default:
+		return "empty";
+	}
+}
+
+static int expect(struct loader *ld, yaml_node_t *n, yaml_node_type_t t,
+		  const char *what)
+{
+	if (n->type == t)
+		return 0;
+	return fail_at(ld, n, "%s must be %s, not %s", what,
+		       t == YAML_SCALAR_NODE ? "a scalar" :
+		       t == YAML_SEQUENCE_NODE ? "a list" : "a mapping",
+		       type_name(n));
+}
+
+/*
+ * Checks a mapping's keys: all scalars, none twice. libyaml keeps
+ * duplicates, so they would otherwise silently shadow each other.
+ */
+static int check_keys(struct loader *ld, yaml_node_t *map, const char *what)
+{
+	yaml_node_pair_t *a, *b;
+
+	if (expect(ld, map, YAML_MAPPING_NODE, what))
+		return -1;
+	for (a = map->data.mapping.pairs.start;
+	     a < map->data.mapping.pairs.top; a++) {
+		yaml_node_t *k = node(ld, a->key);
+
+		if (expect(ld, k, YAML_SCALAR_NODE, "a key"))
+			return -1;
+		for (b = map->data.mapping.pairs.start; b < a; b++)
+			if (!strcmp(scalar(node(ld, b->key)), scalar(k)))
+				return fail_at(ld, k, "duplicate key '%s'",
+					       scalar(k));
+	}
+	return 0;
+}
+
+static int parse_int(struct loader *ld, yaml_node_t *n, const struct field *f,
+		     int *out)
+{
+	char *end;
+	long v;
+
+	if (expect(ld, n, YAML_SCALAR_NODE, f->key))
+		return -1;
+	errno = 0;
+	v = strtol(scalar(n), &end, 10);
+	if (errno || end == scalar(n) || *end || v < f->min || v > f->max)
+		return fail_at(ld, n, "'%s' must be a whole number from %d to %d, not '%s'",
+			       f->key, f->min, f->max, scalar(n));
+	*out = (int)v;
+	return 0;
+}
+
+static int check_file(struct loader *ld, yaml_node_t *s, const struct field *f)
+{
+	char *p = matrix_file(ld->m, scalar(s));
+	struct sf_err why;
+	int bad = input_check(p, INPUT_MAX_TEXT, &why);
+	int missing = bad && !path_exists(p);
+
+	free(p);
+	if (missing)
+		return fail_at(ld, s, "'%s' names '%s', which does not exist",
+			       f->key, scalar(s));
+	/* Read later by kconfig, dtc, the initramfs: refuse what hangs. */
+	if (bad)
+		return fail_at(ld, s, "'%s' names %s", f->key, why.msg);
+	return 0;
+}
+
+static int parse_list(struct loader *ld, yaml_node_t *n, const struct field *f,
+		      struct strv *out)
+{
+	yaml_node_item_t *it;
+
+	if (n->type != YAML_SEQUENCE_NODE)
+		return fail_at(ld, n, "'%s' must be a list of strings, not %s",
+			       f->key, type_name(n));
+	for (it = n->data.sequence.items.start;
+	     it < n->data.sequence.items.top; it++) {
+		yaml_node_t *s = node(ld, *it);
+
+		if (s->type != YAML_SCALAR_NODE)
+			return fail_at(ld, s, "'%s' must be a list of strings, not hold %s",
+				       f->key, type_name(s));
+		if (f->type == F_FILES && check_file(ld, s, f))
+			return -1;
+		strv_push(out, scalar(s));
+	}
+	return 0;
+}
+
+/*
+ * Every name of the matrix ends up in file names (goldens, build/out/),
+ * GitHub's matrix and job names, and command lines: one rule for all,
+ * under which none can climb out of a directory or mean anything to a
+ * shell or a terminal.
+ */
+#define NAME_CHARS "abcdefghijklmnopqrstuvwxyz0123456789._-"
+#define NAME_LEN_MAX 64
+#define CONFIG_NAME_LEN_MAX 128
+
+/* Return: NULL when @s is a good name (or "" with @empty_ok), else why. */
+static const char *name_problem(const char *s, int empty_ok)
+{
+	size_t len = strlen(s);
+
+	if (!len)
+		return empty_ok ? NULL : "is empty";
+	if (len > NAME_LEN_MAX)
+		return "is longer than 64 characters";
+	if (strspn(s, NAME_CHARS) != len)
+		return "may hold only lowercase letters, digits and ._-";
+	if (*s == '.' || *s == '_' || *s == '-')
+		return "must start with a lowercase letter or a digit";
+	return NULL;
+}
+
+/* A name or tag scalar: refused at @n with the rule. */
+static int check_name(struct loader *ld, yaml_node_t *n, const char *what,
+		      int empty_ok)
+{
+	const char *why = name_problem(scalar(n), empty_ok);
+	char shown[80];
+
+	if (!why)
+		return 0;
+	/* The name itself may hold escapes or newlines: show it quoted. */
+	str_quote(shown, sizeof(shown), scalar(n));
+	return fail_at(ld, n, "%s %s %s ([a-z0-9][a-z0-9._-]*, at most %d characters)",
+		       what, shown, why, NAME_LEN_MAX);
+}
+
+static int parse_fields(struct loader *ld, yaml_node_t *map,
+			const struct field *fields, struct settings *s,
+			const char *what);
+
+static int parse_field(struct loader *ld, const struct field *f,
+		       yaml_node_t *v, struct settings *s)
+{
+	void *dst = (char *)s + f->off;
+
+	switch (f->type) {
+	case F_STR:
+	case F_FILE:
+		if (expect(ld, v, YAML_SCALAR_NODE, f->key))
+			return -1;
+		if (f->type == F_FILE && check_file(ld, v, f))
+			return -1;
+		if (!strcmp(f->key, "tag") && check_name(ld, v, "tag", 1))
+			return -1;
+		free(*(char **)dst);
+		*(char **)dst = xstrdup(scalar(v));
+		return 0;
+	case F_LIST:
+	case F_FILES:
+		return parse_list(ld, v, f, dst);
+	case F_INT:
+		return parse_int(ld, v, f, dst);
+	case F_MAP:
+		return parse_fields(ld, v, f->sub, s, f->key);
+	}
+	return 0;
+}
+
+static const struct field *field_find(const struct field *fields,
+				      const char *key)
+{
+	for (; fields->key; fields++)
+		if (!strcmp(fields->key, key))
+			return fields;
+	return NULL;
+}
+
+static int parse_fields(struct loader *ld, yaml_node_t *map,
+			const struct field *fields, struct settings *s,
+			const char *what)
+{
+	yaml_node_pair_t *p;
+
+	if (check_keys(ld, map, what))
+		return -1;
+	for (p = map->data.mapping.pairs.start;
+	     p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node(ld, p->key);
+		const struct field *f = field_find(fields, scalar(k));
+
+		if (!f)
+			return fail_at(ld, k, "unknown key '%s' in %s",
+				       scalar(k), what);
+		if (parse_field(ld, f, node(ld, p->value), s))
+			return -1;
+	}
+	return 0;
+}
+
+static void settings_merge(struct settings *dst, const struct settings *src,
+			   const struct field *fields)
+{
+	for (; fields->key; fields++) {
+		void *d = (char *)dst + fields->off;
+		const void *s = (const char *)src + fields->off;
+
+		switch (fields->type) {
+		case F_STR:
+		case F_FILE:
+			if (*(char *const *)s) {
+				free(*(char **)d);
+				*(char **)d = xstrdup(*(char *const *)s);
+			}
+			break;
+		case F_LIST:
+		case F_FILES:
+			strv_extend(d, s);
+			break;
+		case F_INT:
+			if (*(const int *)s)
+				*(int *)d = *(const int *)s;
+			break;
+		case F_MAP:
+			settings_merge(dst, src, fields->sub);
+			break;
+		}
+	}
+}
+
+static void settings_release(struct settings *s, const struct field *fields)
+{
+	for (; fields->key; fields++) {
+		void *d = (char *)s + fields->off;
+
+		switch (fields->type) {
+		case F_STR:
+		case F_FILE:
+			free(*(char **)d);
+			*(char **)d = NULL;
+			break;
+		case F_LIST:
+		case F_FILES:
+			strv_release(d);
+			break;
+		case F_INT:
+			break;
+		case F_MAP:
+			settings_release(s, fields->sub);
+			break;
+		}
+	}
+}
+
+static int parse_axes(struct loader *ld, yaml_node_t *map)
+{
+	struct matrix *m = ld->m;
+	yaml_node_pair_t *p, *q;
+
+	if (check_keys(ld, map, "'axes'"))
+		return -1;
+	if (map->data.mapping.pairs.top == map->data.mapping.pairs.start)
+		return fail_at(ld, map, "'axes' names no axis");
+	for (p = map->data.mapping.pairs.start;
+	     p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node(ld, p->key), *v = node(ld, p->value);
+		struct axis *a;
+		char *what;
+		int r;
+
+		if (check_name(ld, k, "axis name", 0))
+			return -1;
+		/*
+		 * Axis names share include entries with the settings and
+		 * `sysfarm list --json` objects with its fields.
+		 */
+		if (field_find(settings_fields, scalar(k)) ||
+		    !strcmp(scalar(k), "config") || !strcmp(scalar(k), "key"))
+			return fail_at(ld, k, "axis name '%s' is reserved (a setting, or a field of 'sysfarm list --json')",
+				       scalar(k));
+		m->axes = xrealloc(m->axes, (m->naxes + 1) * sizeof(*m->axes));
+		a = &m->axes[m->naxes++];
+		memset(a, 0, sizeof(*a));
+		a->name = xstrdup(scalar(k));
+		what = xstrfmt("axis '%s'", a->name);
+		r = check_keys(ld, v, what);
+		free(what);
+		if (r)
+			return -1;
+		if (v->data.mapping.pairs.top == v->data.mapping.pairs.start)
+			return fail_at(ld, v, "axis '%s' has no value",
+				       a->name);
+		for (q = v->data.mapping.pairs.start;
+		     q < v->data.mapping.pairs.top; q++) {
+			yaml_node_t *vk = node(ld, q->key);
+			yaml_node_t *vv = node(ld, q->value);
+			struct axis_value *av;
+
+			if (check_name(ld, vk, "value", 0))
+				return -1;
+			a->values = xrealloc(a->values, (a->nvalues + 1) *
+					     sizeof(*a->values));
+			av = &a->values[a->nvalues++];
+			memset(av, 0, sizeof(*av));
+			av->name = xstrdup(scalar(vk));
+			av->line = vk->start_mark.line + 1;
+			av->col = vk->start_mark.column + 1;
+			/* An empty value ("absent:") sets nothing. */
+			if (vv->type == YAML_SCALAR_NODE && !*scalar(vv))
+				continue;
+			what = xstrfmt("'%s: %s'", a->name, av->name);
+			r = parse_fields(ld, vv, settings_fields, &av->s, what);
+			free(what);
+			if (r)
+				return -1;
+			if (!av->s.tag)
+				av->s.tag = xstrdup(av->name);
+		}
+	}
+	return 0;
+}
+
+static ssize_t axis_find(const struct matrix *m, const char *name)
+{
+	for (size_t i = 0; i < m->naxes; i++)
+		if (!strcmp(m->axes[i].name, name))
+			return i;
+	return -1;
+}
+
+static ssize_t value_find(const struct axis *a, const char *name)
+{
+	for (size_t i = 0; i < a->nvalues; i++)
+		if (!strcmp(a->values[i].name, name))
+			return i;
+	return -1;
+}
+
+/*
+ * A include/exclude entry: axis keys pick values (-1: any), the other keys
+ * are settings (include only).
+ */
+struct entry {
+	ssize_t *want;
+	struct settings s;
+	int has_settings;
+	yaml_node_t *where;
+};
+
+static int parse_entry(struct loader *ld, yaml_node_t *map, int is_include,
+		       struct entry *e)
+{
+	const char *what = is_include ? "an 'include' entry" :
+					"an 'exclude' entry";
+	struct matrix *m = ld->m;
+	yaml_node_pair_t *p;
+
+	if (check_keys(ld, map, what))
+		return -1;
+	e->where = map;
+	e->want = xmalloc(m->naxes * sizeof(*e->want));
+	for (size_t i = 0; i < m->naxes; i++)
+		e->want[i] = -1;
+	for (p = map->data.mapping.pairs.start;
+	     p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node(ld, p->key), *v = node(ld, p->value);
+		ssize_t ax = axis_find(m, scalar(k)), val;
+		const struct field *f;
+
+		if (ax >= 0) {
+			if (expect(ld, v, YAML_SCALAR_NODE, scalar(k)))
+				return -1;
+			val = value_find(&m->axes[ax], scalar(v));
+			if (val < 0)
+				return fail_at(ld, v, "unknown value '%s' for axis '%s'",
+					       scalar(v), scalar(k));
+			e->want[ax] = val;
+			continue;
+		}
+		f = is_include ? field_find(settings_fields, scalar(k)) : NULL;
+		if (!f || !strcmp(f->key, "tag"))
+			return fail_at(ld, k, "unknown key '%s' in %s (not an axis%s)",
+				       scalar(k), what,
+				       is_include ? " or a setting" : "");
+		if (parse_field(ld, f, v, &e->s))
+			return -1;
+		e->has_settings = 1;
+	}
+	return 0;
+}
+
+static int entry_matches(const struct matrix *m, const struct entry *e,
+			 const size_t *value)
+{
+	for (size_t i = 0; i < m->naxes; i++)
+		if (e->want[i] >= 0 && (size_t)e->want[i] != value[i])
+			return 0;
+	return 1;
+}
+
+static void config_add(struct matrix *m, const size_t *value)
+{
+	struct config *c;
+
+	m->configs = xrealloc(m->configs,
+			      (m->nconfigs + 1) * sizeof(*m->configs));
+	c = &m->configs[m->nconfigs++];
+	memset(c, 0, sizeof(*c));
+	c->value = xmalloc(m->naxes * sizeof(*c->value));
+	memcpy(c->value, value, m->naxes * sizeof(*c->value));
+}
+
+static void config_remove(struct matrix *m, size_t i)
+{
+	free(m->configs[i].value);
+	memmove(&m->configs[i], &m->configs[i + 1],
+		(m->nconfigs - i - 1) * sizeof(*m->configs));
+	m->nconfigs--;
+}
+
+/*
+ * Every configuration is booted, so a few hundred is already a lot; the
+ * bound keeps twenty lines of axes from expanding to millions, which would
+ * take hours before any error.
+ */
+#define COMBINATIONS_MAX 1024
+
+static int check_product(struct loader *ld, yaml_node_t *axes)
+{
+	size_t n = 1;
+
+	for (size_t i = 0; i < ld->m->naxes; i++) {
+		n *= ld->m->axes[i].nvalues;
+		if (n > COMBINATIONS_MAX)
+			return fail_at(ld, axes, "the axes make more than %d combinations",
+				       COMBINATIONS_MAX);
+	}
+	return 0;
+}
+
+/* The full product of the axes, first axis outermost. */
+static void expand(struct matrix *m)
+{
+	size_t *value = xmalloc(m->naxes * sizeof(*value));
+
+	for (;;) {
+		ssize_t i;
+
+		config_add(m, value);
+		for (i = m->naxes - 1; i >= 0; i--) {
+			if (++value[i] < m->axes[i].nvalues)
+				break;
+			value[i] = 0;
+		}
+		if (i < 0)
+			break;
+	}
+	free(value);
+}
+
+static int parse_entries(struct loader *ld, yaml_node_t *seq, int is_include,
+			 struct entry **out, size_t *n)
+{
+	yaml_node_item_t *it;
+
+	if (expect(ld, seq, YAML_SEQUENCE_NODE,
+		   is_include ? "'include'" : "'exclude'"))
+		return -1;
+	for (it = seq->data.sequence.items.start;
+	     it < seq->data.sequence.items.top; it++) {
+		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+		memset(&(*out)[*n], 0, sizeof(**out));
+		if (parse_entry(ld, node(ld, *it), is_include, &(*out)[(*n)++]))
+			return -1;
+	}
+	return 0;
+}
+
+/* GitHub's rules: exclude first, then each include extends or adds. */
+static int apply_entries(struct loader *ld, struct entry *exc, size_t nexc,
+			 struct entry *inc, size_t ninc)
+{
+	struct matrix *m = ld->m;
+
+	for (size_t e = 0; e < nexc; e++) {
+		int hit = 0;
+
+		for (size_t i = 0; i < m->nconfigs; ) {
+			if (entry_matches(m, &exc[e], m->configs[i].value)) {
+				config_remove(m, i);
+				hit = 1;
+			} else {
+				i++;
+			}
+		}
+		if (!hit)
+			return fail_at(ld, exc[e].where,
+				       "this 'exclude' entry matches no configuration");
+	}
+	for (size_t e = 0; e < ninc; e++) {
+		int hit = 0, complete = 1;
+
+		for (size_t i = 0; i < m->naxes; i++)
+			complete &= inc[e].want[i] >= 0;
+		for (size_t i = 0; i < m->nconfigs; i++) {
+			if (!entry_matches(m, &inc[e], m->configs[i].value))
+				continue;
+			settings_merge(&m->configs[i].s, &inc[e].s,
+				       settings_fields);
+			hit = 1;
+		}
+		if (hit)
+			continue;
+		if (!complete)
+			return fail_at(ld, inc[e].where,
+				       "this 'include' entry matches no configuration and does not name a value for every axis");
+		config_add(m, (size_t *)inc[e].want);
+		settings_merge(&m->configs[m->nconfigs - 1].s, &inc[e].s,
+			       settings_fields);
+	}
+	return 0;
+}
+
+static void entries_free(struct entry *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(e[i].want);
+		settings_release(&e[i].s, settings_fields);
+	}
+	free(e);
+}
+
+/*
+ * Settings in order: defaults, then each axis value; includes were merged
+ * already and come last, so they are merged in front here.
+ */
+static int finish_configs(struct loader *ld)
+{
+	struct matrix *m = ld->m;
+
+	for (size_t i = 0; i < m->nconfigs; i++) {
+		struct config *c = &m->configs[i];
+		struct settings s = { 0 };
+		struct axis_value *last = NULL;
+		char *name = xstrdup("");
+
+		settings_merge(&s, &m->defaults, settings_fields);
+		for (size_t a = 0; a < m->naxes; a++) {
+			struct axis_value *av = &m->axes[a].values[c->value[a]];
+			const char *tag = av->s.tag ? av->s.tag : av->name;
+
+			settings_merge(&s, &av->s, settings_fields);
+			if (*tag) {
+				char *n = xstrfmt("%s%s%s", name,
+						  *name ? "-" : "", tag);
+
+				free(name);
+				name = n;
+			}
+			last = av;
+		}
+		settings_merge(&s, &c->s, settings_fields);
+		settings_release(&c->s, settings_fields);
+		c->s = s;
+		c->name = name;
+		if (!*name)
+			return err_set(ld->err, "%s:%d:%d: a configuration has an empty name (every tag of its values is \"\")",
+				       m->path, last->line, last->col);
+		if (strlen(name) > CONFIG_NAME_LEN_MAX)
+			return err_set(ld->err, "%s:%d:%d: configuration name '%.40s...' is longer than %d characters",
+				       m->path, last->line, last->col, name,
+				       CONFIG_NAME_LEN_MAX);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(m->configs[j].name, name))
+				return err_set(ld->err, "%s:%d:%d: duplicate configuration name '%s' (give the axis values distinct tags)",
+					       m->path, last->line, last->col,
+					       name);
+		for (size_t r = 0; r < ARRAY_SIZE(required); r++)
+			if (!*(char **)((char *)&c->s + required[r].off))
+				return err_set(ld->err, "%s:%d:%d: configuration '%s' sets no %s",
+					       m->path, last->line, last->col,
+					       name, required[r].name);
+		if (!c->s.timeout)
+			return err_set(ld->err, "%s:%d:%d: configuration '%s' sets no timeout",
+				       m->path, last->line, last->col, name);
+	}
+	return 0;
+}
+
+static int load_root(struct loader *ld, yaml_node_t *root)
+{
+	struct entry *inc = NULL, *exc = NULL;
+	yaml_node_t *axes = NULL, *incn = NULL, *excn = NULL;
+	struct matrix *m = ld->m;
+	size_t ninc = 0, nexc = 0;
+	yaml_node_pair_t *p;
+	int ret = -1;
+
+	if (check_keys(ld, root, "the top level"))
+		return -1;
+	for (p = root->data.mapping.pairs.start;
+	     p < root->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node(ld, p->key), *v = node(ld, p->value);
+
+		if (!strcmp(scalar(k), "defaults")) {
+			if (parse_fields(ld, v, settings_fields, &m->defaults,
+					 "'defaults'"))
+				return -1;
+		} else if (!strcmp(scalar(k), "axes")) {
+			axes = v;
+		} else if (!strcmp(scalar(k), "include")) {
+			incn = v;
+		} else if (!strcmp(scalar(k), "exclude")) {
+			excn = v;
+		} else {
+			return fail_at(ld, k, "unknown key '%s' at the top level (defaults, axes, include, exclude)",
+				       scalar(k));
+		}
+	}
+	if (!axes)
+		return fail_at(ld, root, "no 'axes'");
+	if (parse_axes(ld, axes) || check_product(ld, axes))
+		return -1;
+	expand(m);
+	if (excn && parse_entries(ld, excn, 0, &exc, &nexc))
+		goto out;
+	if (incn && parse_entries(ld, incn, 1, &inc, &ninc))
+		goto out;
+	if (apply_entries(ld, exc, nexc, inc, ninc))
+		goto out;
+	if (!m->nconfigs) {
+		fail_at(ld, root, "the matrix has no configuration left");
+		goto out;
+	}
+	ret = finish_configs(ld);
+out:
+	entries_free(inc, ninc);
+	entries_free(exc, nexc);
+	return ret;
+}
+
+static int parse_root(struct yaml_file *yf, yaml_node_t *root, void *ctx)
+{
+	if (!root) {
+		err_set(yf->err, "%s:1:1: empty file", yf->path);
+		return -2;
+	}
+	return load_root(ctx, root);
+}
+
+int matrix_load(struct matrix *m, const char *path, struct sf_err *err)
+{
+	struct loader ld = { .m = m, .err = err,
+			     .yf = { .path = path, .err = err } };
+	char *slash, *dir;
+
+	m->path = xstrdup(path);
+	if (!*path)
+		return err_set(err, "sysfarm: --matrix names no file (an empty argument)");
+	dir = xstrdup(path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	/* Absolute, so that files named in the matrix work from anywhere. */
+	m->dir = realpath(dir, NULL);
+	free(dir);
+	if (!m->dir)
+		return err_set(err, "%s: cannot resolve its directory: %s",
+			       path, strerror(errno));
+	return yaml_file_load(&ld.yf, parse_root, &ld) ? -1 : 0;
+}
+
+int matrix_select(const struct matrix *m, char *const *names, int n,
+		  size_t **sel, struct sf_err *err)
+{
+	size_t count = 0;
+
+	*sel = xmalloc((m->nconfigs + n) * sizeof(**sel));
+	if (!n) {
+		for (size_t i = 0; i < m->nconfigs; i++)
+			(*sel)[count++] = i;
+		return count;
+	}
+	for (int a = 0; a < n; a++) {
+		size_t i, j;
+
+		for (i = 0; i < m->nconfigs; i++)
+			if (!strcmp(m->configs[i].name, names[a]))
+				break;
+		if (i == m->nconfigs) {
+			char shown[80];
+
+			return err_set(err, "unknown configuration %s (see 'sysfarm list')",
+				       str_quote(shown, sizeof(shown),
+						 names[a]));
+		}
+		/* Named twice is meant once: it boots once. */
+		for (j = 0; j < count && (*sel)[j] != i; j++)
+			;
+		if (j == count)
+			(*sel)[count++] = i;
+	}
+	return count;
+}
+
+char *matrix_file(const struct matrix *m, const char *rel)
+{
+	if (rel[0] == '/')
+		return xstrdup(rel);
+	return xstrfmt("%s/%s", m->dir, rel);
+}
+
+void matrix_release(struct matrix *m)
+{
+	for (size_t i = 0; i < m->naxes; i++) {
+		for (size_t j = 0; j < m->axes[i].nvalues; j++) {
+			free(m->axes[i].values[j].name);
+			settings_release(&m->axes[i].values[j].s,
+					 settings_fields);
+		}
+		free(m->axes[i].values);
+		free(m->axes[i].name);
+	}
+	free(m->axes);
+	for (size_t i = 0; i < m->nconfigs; i++) {
+		free(m->configs[i].name);
+		free(m->configs[i].value);
+		settings_release(&m->configs[i].s, settings_fields);
+	}
+	free(m->configs);
+	settings_release(&m->defaults, settings_fields);
+	free(m->path);
+	free(m->dir);
+	memset(m, 0, sizeof(*m));
+}

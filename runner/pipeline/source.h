@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel tree to build: Debian's linux-source tarball extracted once
+ * under build/src with patches/series applied, or a user's own tree.
+ *
+ * Applying a new series rewrites only the files whose content changes, so
+ * that kbuild recompiles only what the patches touch: a bisect step or a
+ * one-line patch edit costs an incremental build, not a cold one.
+ */
+#ifndef SYSFARM_SOURCE_H
+#define SYSFARM_SOURCE_H
+
+#include "lib/util.h"
+
+struct source {
+	char *dir;		/* absolute path of the tree */
+	char *version;		/* source package version, or "external" */
+	char *series_hash;	/* of the applied series, "" when none */
+	char *content_id;	/* same id <=> same tree content; NULL when
+				 * unknown (external trees) */
+	char *tarball_id;	/* the extracted tarball (size and mtime);
+				 * NULL for external trees */
+};
+
+#define SOURCE_INIT { 0 }
+
+/**
+ * source_prepare() - extract the tarball if needed and apply a series
+ * @src: filled on success
+ * @build: the build directory (absolute)
+ * @tarball: e.g. /usr/src/linux-source-6.1.tar.xz
+ * @series: the series file; its patches are named relative to it
+ * @err: "PATCH: does not apply to FILE ..." and the like
+ *
+ * Return: 0; -2 for bad input (a series naming a missing file, with
+ * FILE:LINE:COL); -1 for a patch that does not apply or a failed
+ * extraction.
+ */
+int source_prepare(struct source *src, const char *build,
+		   const char *tarball, const char *series,
+		   struct sf_err *err);
+
+/**
+ * source_external() - use @dir as it is (git bisect run in a user's
+ * checkout)
+ * @err: "'DIR': No such file or directory", "'DIR': Not a directory" or
+ *	"'DIR' is not a kernel tree (no Makefile)"
+ *
+ * Return: 0, or -1 with @err set: @dir is bad input.
+ */
+int source_external(struct source *src, const char *dir, struct sf_err *err);
+
+void source_release(struct source *src);
+
+/**
+ * series_read() - the patch files a series names, in order
+ * @series: the series file
+ * @patches: absolute paths appended here
+ * @subjects: if not NULL, each patch's Subject: line appended here
+ *
+ * Return: 0, or -1 with "FILE:LINE:COL: ..." in @err.
+ */
+int series_read(const char *series, struct strv *patches,
+		struct strv *subjects, struct sf_err *err);
+
+#endif
