@@ -1,10 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Faults end in their own verdict with the evidence: a hung guest (TIMEOUT),
-# a crashed snapshotter (NO-SNAPSHOT),
-# a truncated or bit-flipped channel (CORRUPT), a kernel that panics
-# (PANIC), QEMU that cannot start (QEMU-FAIL); SIGINT and SIGTERM leave no
-# QEMU or make behind; a full disk fails the build with its message.
+# a crashed snapshotter (NO-SNAPSHOT), a truncated or bit-flipped channel
+# (CORRUPT), a kernel that panics (PANIC), also one that panics or hangs
+# before its console driver registers (PANIC, TIMEOUT, with the console's
+# lines on every arch), QEMU that cannot start (QEMU-FAIL); SIGINT and
+# SIGTERM leave no QEMU or make behind; a full disk fails the build with
+# its message.
 # Runs after t-run.sh, so the kernels are built.
 . "$(dirname "$0")/../lib.sh"
 cd "$TOP" || exit 1
@@ -68,6 +70,34 @@ check "PANIC shows the console lines of the panic" \
 	grep -q 'Kernel panic - not syncing' "$TMP/out"
 check "init that exits: PANIC" \
 	run PANIC x86_64-sysfs-on --append sysfarm.fault=exit
+
+# Faults before the console driver registers, from a kernel that has them on
+# request (sysfarm_test.early_fault=, tests/runner/series/early-fault): the
+# matrix's earlycon shows them on every arch, so PANIC names the panic and
+# TIMEOUT's console tail is the kernel's log. Without the parameter the same
+# kernel passes.
+S=tests/runner/series/early-fault/series
+for c in x86_64-sysfs-off arm-sysfs-off; do
+	"$SYSFARM" check --series "$S" "$c" >"$TMP/out" 2>&1
+	check "$c, early-fault kernel, no fault: PASS (status $?)" test $? -eq 0
+	# That early the kernel cannot reboot: it halts until the timeout.
+	check "$c: panic while parsing early parameters: PANIC" \
+		run PANIC "$c" --series "$S" --timeout 10 \
+		--append sysfarm_test.early_fault=param
+	check "... with the panic's line" grep -q \
+		'Kernel panic - not syncing: sysfarm_test: panic while parsing early parameters' \
+		"$TMP/out"
+	check "$c: panic in an early initcall: PANIC" \
+		run PANIC "$c" --series "$S" --append sysfarm_test.early_fault=panic
+	check "... with the panic's line" grep -q \
+		'Kernel panic - not syncing: sysfarm_test: panic in an early initcall' \
+		"$TMP/out"
+	check "$c: hang in an early initcall: TIMEOUT" \
+		run TIMEOUT "$c" --series "$S" --timeout 10 \
+		--append sysfarm_test.early_fault=hang
+	check "... its console tail shows the kernel's last line" grep -q \
+		'sysfarm_test: hanging in an early initcall' "$TMP/out"
+done
 
 # The same matrix from build/tests/, its relative paths adjusted, naming a
 # QEMU binary that does not exist.
