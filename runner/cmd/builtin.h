@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The subcommands, one file each (cmd/*.c), dispatched by sysfarm.c. */
+/* The subcommands, one file each in cmd/, dispatched by sysfarm.c. */
 #ifndef SYSFARM_BUILTIN_H
 #define SYSFARM_BUILTIN_H
 
