@@ -255,15 +255,21 @@ static int build_dir_check(const struct farm *f)
 	const char *home = getenv("HOME");
 	char *rhome = home && *home ? realpath(home, NULL) : NULL;
 	const char *why = NULL;
+	char *lock;
 
-	if (!real)
+	if (!real) {
+		free(rhome);
 		return 0;	/* not there yet: made by the farm */
+	}
+	/* A build directory a sysfarm used before (a matrix under build/) */
+	lock = xstrfmt("%s/.lock", real);
 	if (!strcmp(real, "/"))
 		why = "the root directory";
-	else if (dir_contains(real, f->top))
-		why = "the matrix's directory or above it";
 	else if (rhome && dir_contains(real, rhome))
 		why = "the home directory or above it";
+	else if (dir_contains(real, f->top) && !path_exists(lock))
+		why = "the matrix's directory or above it";
+	free(lock);
 	if (why)
 		fprintf(stderr, "sysfarm: --build-dir '%s' is %s: the farm replaces src/, kernels/ and out/ in it; name a directory of its own\n",
 			f->build, why);
