@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Command-line options from tables: parsed by getopt_long(), usage printed. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/options.h"
+
+/* Where help lines are wrapped: an 80-column terminal. */
+#define USAGE_COLUMNS 79
+
+/* getopt_long() returns OPT_VAL + i for the i-th long option. */
+#define OPT_VAL 0x100
+
+/* An entry of the tables, flattened, and the field it sets. */
+struct bound {
+	const struct opt *o;
+	void *field;		/* NULL when only the usage is printed */
+};
+
+struct bounds {
+	struct bound *v;
+	size_t n;
+};
+
+/* Every command takes it; handled before any field is set. */
+static const struct opt help_opt = {
+	.type = OPT_TYPE_BOOLEAN, .short_name = 'h', .name = "help",
+	.help = "print this help",
+};
+
+static const char *const color_words[] = { "auto", "always", "never", NULL };
+
+static void bounds_push(struct bounds *b, const struct opt *o, void *field)
+{
+	b->v = xrealloc(b->v, (b->n + 1) * sizeof(*b->v));
+	b->v[b->n++] = (struct bound){ .o = o, .field = field };
+}
+
+/* Appends @table's entries, included ones in their place. */
+static void bounds_add(struct bounds *b, const struct opt *table, char *base)
+{
+	for (const struct opt *o = table; o && o->type != OPT_TYPE_END; o++) {
+		char *field = base ? base + o->offset : NULL;
+
+		if (o->type == OPT_TYPE_INCLUDE)
+			bounds_add(b, o->include, field);
+		else
+			bounds_push(b, o, field);
+	}
+}
+
+/* The entries of @first, then @second's, then --help. */
+static void bounds_init(struct bounds *b, const struct opt *first,
+			void *first_base, const struct opt *second,
+			void *second_base)
+{
+	b->v = NULL;
+	b->n = 0;
+	bounds_add(b, first, first_base);
+	bounds_add(b, second, second_base);
+	bounds_push(b, &help_opt, NULL);
+}
+
+static int takes_value(const struct opt *o)
+{
+	return o->type != OPT_TYPE_BOOLEAN && o->type != OPT_TYPE_SET_INT;
+}
+
+/* "a|b" (@prose 0) or "a, b or c" (@prose 1), cut to fit @size. */
+static char *words_join(char *buf, size_t size, const char *const *w,
+			int prose)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; w[i] && len < size; i++) {
+		const char *sep = !i ? "" : !prose ? "|" :
+				  w[i + 1] ? ", " : " or ";
+
+		len += snprintf(buf + len, size - len, "%s%s", sep, w[i]);
+	}
+	return buf;
+}
+
+/* Which of @words @arg is; -1 after a message naming --@o->name. */
+static int word_index(const struct opt *o, const char *const *words,
+		      const char *arg)
+{
+	char all[256];
+
+	for (int i = 0; words[i]; i++)
+		if (!strcmp(arg, words[i]))
+			return i;
+	fprintf(stderr, "sysfarm: --%s takes %s, not '%s'\n", o->name,
+		words_join(all, sizeof(all), words, 1), arg);
+	return -1;
+}
+
+/* A whole number in o->min..o->max; -1 after a message naming it. */
+static int number_set(const struct opt *o, void *field, const char *arg)
+{
+	char *end;
+	long n = strtol(arg, &end, 10);
+
+	if (!*arg || *end || n < o->min || n > o->max) {
+		if (o->max == LONG_MAX)
+			fprintf(stderr, "sysfarm: --%s takes %s, not '%s'\n",
+				o->name, o->what, arg);
+		else
+			fprintf(stderr, "sysfarm: --%s takes %s (%ld to %ld), not '%s'\n",
+				o->name, o->what, o->min, o->max, arg);
+		return -1;
+	}
+	if (o->type == OPT_TYPE_INT)
+		*(int *)field = (int)n;
+	else
+		*(long *)field = n;
+	return 0;
+}
+
+/* Sets @b's field from @arg. Return: 0, or -1 after a message. */
+static int bound_set(const struct bound *b, const char *arg)
+{
+	const struct opt *o = b->o;
+	int i;
+
+	switch (o->type) {
+	case OPT_TYPE_BOOLEAN:
+		*(int *)b->field = 1;
+		break;
+	case OPT_TYPE_SET_INT:
+		*(int *)b->field = (int)o->set;
+		break;
+	case OPT_TYPE_STRING:
+		*(const char **)b->field = arg;
+		break;
+	case OPT_TYPE_STRDUP:
+		free(*(char **)b->field);
+		*(char **)b->field = xstrdup(arg);
+		break;
+	case OPT_TYPE_STRV:
+		strv_push(b->field, arg);
+		break;
+	case OPT_TYPE_INT:
+	case OPT_TYPE_LONG:
+		return number_set(o, b->field, arg);
+	case OPT_TYPE_WORD:
+		if (word_index(o, o->words, arg) < 0)
+			return -1;
+		*(const char **)b->field = arg;
+		break;
+	case OPT_TYPE_COLOR:
+		i = word_index(o, color_words, arg);
+		if (i < 0)
+			return -1;
+		*(int *)b->field = i == 0 ? isatty(STDOUT_FILENO) : i == 1;
+		break;
+	case OPT_TYPE_END:
+	case OPT_TYPE_INCLUDE:
+		break;
+	}
+	return 0;
+}
+
+/* The entry -@c names, or NULL ('?': getopt_long() said why). */
+static const struct bound *bound_short(const struct bounds *b, int c)
+{
+	for (size_t i = 0; i < b->n; i++)
+		if (b->v[i].o->short_name == c)
+			return &b->v[i];
+	return NULL;
+}
+
+int options_parse(int argc, char **argv, const struct opt_cmd *cmd,
+		  void *base, const struct opt *common, void *common_base)
+{
+	struct option *longopts;
+	struct bounds b;
+	char *shorts, *s;
+	int c, ret = -1;
+
+	/*
+	 * The common options first: getopt_long() names the candidates of
+	 * an ambiguous abbreviation in this order, as it always has.
+	 */
+	bounds_init(&b, common, common_base, cmd->opts, base);
+	longopts = xmalloc((b.n + 1) * sizeof(*longopts));
+	s = shorts = xmalloc(2 * b.n + 2);
+	/* Options end at the first configuration name. */
+	if (cmd->nargs == OPT_CONFIGS)
+		*s++ = '+';
+	for (size_t i = 0; i < b.n; i++) {
+		const struct opt *o = b.v[i].o;
+
+		longopts[i] = (struct option){
+			.name = o->name, .val = OPT_VAL + (int)i,
+			.has_arg = takes_value(o) ? required_argument :
+						    no_argument,
+		};
+		if (o->short_name) {
+			*s++ = o->short_name;
+			if (takes_value(o))
+				*s++ = ':';
+		}
+	}
+	memset(&longopts[b.n], 0, sizeof(*longopts));
+	*s = '\0';
+	optind = 1;
+	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
+		const struct bound *e = c >= OPT_VAL ? &b.v[c - OPT_VAL] :
+						       bound_short(&b, c);
+
+		if (!e) {
+			options_usage(stderr, cmd, common);
+			goto out;
+		}
+		if (e->o == &help_opt) {
+			options_usage(stdout, cmd, common);
+			ret = 0;
+			goto out;
+		}
+		if (bound_set(e, optarg))
+			goto out;
+	}
+	if (cmd->nargs != OPT_CONFIGS && argc - optind != cmd->nargs) {
+		options_usage(stderr, cmd, common);
+		goto out;
+	}
+	ret = optind;
+out:
+	free(shorts);
+	free(longopts);
+	free(b.v);
+	return ret;
+}
+
+/* "-j, --jobs N", "--accel tcg|kvm" or "--tap" */
+static char *opt_label(char *buf, size_t size, const struct opt *o)
+{
+	char words[128];
+	const char *argh = o->type == OPT_TYPE_WORD ?
+		words_join(words, sizeof(words), o->words, 0) : o->argh;
+	size_t len = 0;
+
+	if (o->short_name)
+		len = snprintf(buf, size, "-%c, ", o->short_name);
+	snprintf(buf + len, size - len, "--%s%s%s", o->name,
+		 takes_value(o) ? " " : "", takes_value(o) ? argh : "");
+	return buf;
+}
+
+/* @help from column @col, wrapped at USAGE_COLUMNS, continued at @col. */
+static void help_print(FILE *out, const char *help, int col)
+{
+	int at = col;
+
+	while (*help) {
+		int len = (int)strcspn(help, " ");
+
+		if (at > col && at + 1 + len > USAGE_COLUMNS) {
+			fprintf(out, "\n%*s", col, "");
+			at = col;
+		}
+		at += fprintf(out, "%s%.*s", at > col ? " " : "", len, help);
+		help += len;
+		help += strspn(help, " ");
+	}
+	fputc('\n', out);
+}
+
+void options_usage(FILE *out, const struct opt_cmd *cmd,
+		   const struct opt *common)
+{
+	struct bounds b;
+	char label[160];
+	int width = 0;
+
+	bounds_init(&b, cmd->opts, NULL, common, NULL);
+	for (size_t i = 0; i < b.n; i++) {
+		int len = (int)strlen(opt_label(label, sizeof(label),
+						b.v[i].o));
+
+		if (len > width)
+			width = len;
+	}
+	fprintf(out, "usage: %s\n\n", cmd->usage);
+	if (cmd->about)
+		fprintf(out, "%s\n", cmd->about);
+	for (size_t i = 0; i < b.n; i++) {
+		fprintf(out, "  %-*s  ", width,
+			opt_label(label, sizeof(label), b.v[i].o));
+		help_print(out, b.v[i].o->help, width + 4);
+	}
+	if (cmd->after)
+		fprintf(out, "\n%s", cmd->after);
+	free(b.v);
+}
