@@ -12,38 +12,41 @@
 #include "lib/kconfig.h"
 #include "pipeline/farm.h"
 
-static const char usage[] =
-	"usage: sysfarm abi [OPTIONS] [CONFIG...]\n\n"
+static const char about[] =
 	"Checks each configuration's snapshot (BUILD/out/CONFIG/snapshot.json)\n"
 	"against the ABI table: files no row documents (undocumented), rows\n"
 	"whose file is absent where their condition holds (missing), modes\n"
 	"other than the row's (mode), and rows whose Documentation/ABI source\n"
 	"has no What: entry for them in the kernel tree (stale). A finding its\n"
 	"row waives is shown with the reason and does not count. Exit 0 none,\n"
-	"1 a finding, 2 bad usage or input, 125 a snapshot or the tree is missing.\n\n"
-	"  --table FILE       the ABI table (expected/abi.yaml beside the matrix)\n"
-	"  --goldens          check expected/CONFIG.json instead of the snapshots\n"
-	"  --kernel-tree DIR  where Documentation/ABI is read (BUILD/src)\n"
-	"  --snapshot FILE    check this snapshot instead of configurations'\n"
-	"                     (with --table and --kernel-tree, no matrix needed)\n"
-	"  --kconfig FILE     with --snapshot: the options that hold (y or m)\n"
-	FARM_USAGE;
-
-enum { OPT_TABLE = 1000, OPT_GOLDENS, OPT_TREE, OPT_SNAPSHOT, OPT_KCONFIG };
-
-static const struct option options[] = {
-	{ "table", required_argument, NULL, OPT_TABLE },
-	{ "goldens", no_argument, NULL, OPT_GOLDENS },
-	{ "kernel-tree", required_argument, NULL, OPT_TREE },
-	{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
-	{ "kconfig", required_argument, NULL, OPT_KCONFIG },
-	{ 0 }
-};
+	"1 a finding, 2 bad usage or input, 125 a snapshot or the tree is missing.\n";
 
 struct abi_opts {
 	const char *table, *tree, *snapshot;
 	int goldens;
 	struct strv kconfig;
+};
+
+static const struct opt abi_options[] = {
+	OPT_STRING(0, "table", struct abi_opts, table, "FILE",
+		   "the ABI table (expected/abi.yaml beside the matrix)"),
+	OPT_BOOLEAN(0, "goldens", struct abi_opts, goldens,
+		    "check expected/CONFIG.json instead of the snapshots"),
+	OPT_STRING(0, "kernel-tree", struct abi_opts, tree, "DIR",
+		   "where Documentation/ABI is read (BUILD/src)"),
+	OPT_STRING(0, "snapshot", struct abi_opts, snapshot, "FILE",
+		   "check this snapshot instead of configurations' "
+		   "(with --table and --kernel-tree, no matrix needed)"),
+	OPT_STRV(0, "kconfig", struct abi_opts, kconfig, "FILE",
+		 "with --snapshot: the options that hold (y or m)"),
+	OPT_END
+};
+
+static const struct opt_cmd abi_cmd = {
+	.usage = "sysfarm abi [OPTIONS] [CONFIG...]",
+	.about = about,
+	.opts = abi_options,
+	.nargs = OPT_CONFIGS,
 };
 
 /* Like verdict_exit_fold(), but bad input outranks everything. */
@@ -52,32 +55,6 @@ static int status_fold(int a, int b)
 	if (a == SF_EXIT_USAGE || b == SF_EXIT_USAGE)
 		return SF_EXIT_USAGE;
 	return verdict_exit_fold(a, b);
-}
-
-static int abi_option(void *ctx, int opt, const char *arg)
-{
-	struct abi_opts *o = ctx;
-
-	switch (opt) {
-	case OPT_TABLE:
-		o->table = arg;
-		break;
-	case OPT_GOLDENS:
-		o->goldens = 1;
-		break;
-	case OPT_TREE:
-		o->tree = arg;
-		break;
-	case OPT_SNAPSHOT:
-		o->snapshot = arg;
-		break;
-	case OPT_KCONFIG:
-		strv_push(&o->kconfig, arg);
-		break;
-	default:
-		return 0;
-	}
-	return 1;
 }
 
 /* Checks one snapshot file and prints its findings. Return: exit status. */
@@ -186,7 +163,7 @@ int cmd_abi(int argc, char **argv)
 	int i, status;
 
 	farm_init(&f);
-	i = farm_parse(&f, argc, argv, usage, options, abi_option, &o);
+	i = options_parse(argc, argv, &abi_cmd, &o, farm_options, &f);
 	if (i <= 0) {
 		status = i ? SF_EXIT_USAGE : SF_EXIT_OK;
 		goto out_farm;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* sysfarm bisect: the first patch of a series after which the ABI changed. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,26 +14,13 @@
 #include "pipeline/farm.h"
 #include "pipeline/source.h"
 
-static const char usage[] =
-	"usage: sysfarm bisect [OPTIONS] CONFIG\n\n"
+static const char about[] =
 	"Finds the first patch of the series after which CONFIG's snapshot\n"
 	"differs from expected/CONFIG.json. Step k applies the series' first k\n"
 	"patches to the same tree and build directory, so each step is an\n"
 	"incremental build. Untestable steps (build failure, panic, timeout)\n"
 	"are skipped like `git bisect skip`. Steps are logged in\n"
-	"BUILD/bisect/CONFIG.log; a rerun reuses the logged verdicts.\n\n"
-	"  --good N           the first N patches are known good (default: as\n"
-	"                     many as open patches/series)\n"
-	"  --bad M            the first M patches are known bad (default: all)\n"
-	FARM_USAGE;
-
-enum { OPT_GOOD = 1000, OPT_BAD };
-
-static const struct option options[] = {
-	{ "good", required_argument, NULL, OPT_GOOD },
-	{ "bad", required_argument, NULL, OPT_BAD },
-	{ 0 }
-};
+	"BUILD/bisect/CONFIG.log; a rerun reuses the logged verdicts.\n";
 
 struct bisect {
 	long good, bad;
@@ -45,22 +33,22 @@ struct bisect {
 	long bad_k;
 };
 
-static int bisect_option(void *ctx, int opt, const char *arg)
-{
-	struct bisect *b = ctx;
-	char *end;
-	long v = strtol(arg, &end, 10);
+static const struct opt bisect_options[] = {
+	OPT_INTEGER(0, "good", struct bisect, good, "N", 0, LONG_MAX,
+		    "a patch count", "the first N patches are known good "
+		    "(default: as many as open patches/series)"),
+	OPT_INTEGER(0, "bad", struct bisect, bad, "M", 0, LONG_MAX,
+		    "a patch count",
+		    "the first M patches are known bad (default: all)"),
+	OPT_END
+};
 
-	if (opt != OPT_GOOD && opt != OPT_BAD)
-		return 0;
-	if (!*arg || *end || v < 0) {
-		fprintf(stderr, "sysfarm: --%s takes a patch count, not '%s'\n",
-			opt == OPT_GOOD ? "good" : "bad", arg);
-		return -1;
-	}
-	*(opt == OPT_GOOD ? &b->good : &b->bad) = v;
-	return 1;
-}
+static const struct opt_cmd bisect_cmd = {
+	.usage = "sysfarm bisect [OPTIONS] CONFIG",
+	.about = about,
+	.opts = bisect_options,
+	.nargs = OPT_CONFIGS,
+};
 
 /* How many patches open both the default series and @patches. */
 static long common_prefix(const struct farm *f, const struct strv *patches)
@@ -186,12 +174,11 @@ int cmd_bisect(int argc, char **argv)
 
 	farm_init(&f);
 	f.uses_source = 1;
-	if (farm_setup(&f, argc, argv, usage, options, bisect_option, &b,
-		       &status))
+	if (farm_setup(&f, argc, argv, &bisect_cmd, &b, &status))
 		goto out;
 	status = SF_EXIT_USAGE;
 	if (f.nsel != 1 || argc - optind != 1) {
-		fputs(usage, stderr);
+		options_usage(stderr, &bisect_cmd, farm_options);
 		goto out;
 	}
 	c = &f.m.configs[f.sel[0]];

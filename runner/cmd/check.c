@@ -2,7 +2,6 @@
 /* sysfarm check: run configurations and compare them with their goldens. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "cmd/builtin.h"
@@ -10,32 +9,14 @@
 #include "compare/report.h"
 #include "lib/exitcode.h"
 
-static const char usage[] =
-	"usage: sysfarm check [OPTIONS] [CONFIG...]\n\n"
+static const char about[] =
 	"Builds, boots and snapshots each configuration and compares the\n"
 	"snapshot with expected/CONFIG.json, then with the ABI table\n"
 	"expected/abi.yaml (if there is one; see sysfarm abi). Verdicts: PASS,\n"
 	"DIFF, ABI-MISMATCH (equal, but the table finds fault), NEW and the\n"
 	"could-not-test ones; exit 0 all pass, 1 a difference, 125 untested,\n"
 	"2 bad input. Works in a kernel git checkout for `git bisect run`:\n"
-	"  git bisect run sysfarm check --matrix M --kernel-src . CONFIG\n\n"
-	GOLDEN_USAGE
-	"  --junit FILE       also write the results as JUnit XML\n"
-	"  --markdown FILE    also append a Markdown summary (GITHUB_STEP_SUMMARY)\n"
-	"  --tap              print TAP instead of the table\n"
-	"  --color WHEN       auto, always or never\n"
-	FARM_USAGE;
-
-enum { OPT_JUNIT = 1000, OPT_MARKDOWN, OPT_TAP, OPT_COLOR };
-
-static const struct option options[] = {
-	GOLDEN_OPTIONS,
-	{ "junit", required_argument, NULL, OPT_JUNIT },
-	{ "markdown", required_argument, NULL, OPT_MARKDOWN },
-	{ "tap", no_argument, NULL, OPT_TAP },
-	{ "color", required_argument, NULL, OPT_COLOR },
-	{ 0 }
-};
+	"  git bisect run sysfarm check --matrix M --kernel-src . CONFIG\n";
 
 struct check_opts {
 	struct golden_opts g;
@@ -43,38 +24,25 @@ struct check_opts {
 	int tap, color;
 };
 
-static int check_option(void *ctx, int opt, const char *arg)
-{
-	struct check_opts *o = ctx;
+static const struct opt check_options[] = {
+	OPT_INCLUDE(golden_options, struct check_opts, g),
+	OPT_STRING(0, "junit", struct check_opts, junit, "FILE",
+		   "also write the results as JUnit XML"),
+	OPT_STRING(0, "markdown", struct check_opts, markdown, "FILE",
+		   "also append a Markdown summary (GITHUB_STEP_SUMMARY)"),
+	OPT_BOOLEAN(0, "tap", struct check_opts, tap,
+		    "print TAP instead of the table"),
+	OPT_COLOR(0, "color", struct check_opts, color,
+		  "auto, always or never"),
+	OPT_END
+};
 
-	if (golden_option(&o->g, opt, arg))
-		return 1;
-	switch (opt) {
-	case OPT_JUNIT:
-		o->junit = arg;
-		break;
-	case OPT_MARKDOWN:
-		o->markdown = arg;
-		break;
-	case OPT_TAP:
-		o->tap = 1;
-		break;
-	case OPT_COLOR:
-		if (!strcmp(arg, "always"))
-			o->color = 1;
-		else if (!strcmp(arg, "never"))
-			o->color = 0;
-		else if (strcmp(arg, "auto")) {
-			fprintf(stderr, "sysfarm: --color takes auto, always or never, not '%s'\n",
-				arg);
-			return -1;
-		}
-		break;
-	default:
-		return 0;
-	}
-	return 1;
-}
+static const struct opt_cmd check_cmd = {
+	.usage = "sysfarm check [OPTIONS] [CONFIG...]",
+	.about = about,
+	.opts = check_options,
+	.nargs = OPT_CONFIGS,
+};
 
 static int write_report(const char *path, const char *mode, json_t *results,
 			int (*fn)(FILE *, json_t *))
@@ -102,8 +70,7 @@ int cmd_check(int argc, char **argv)
 
 	farm_init(&f);
 	f.uses_source = 1;
-	if (farm_setup(&f, argc, argv, usage, options, check_option, &o,
-		       &status))
+	if (farm_setup(&f, argc, argv, &check_cmd, &o, &status))
 		goto out_farm;
 	status = golden_run(&f, &o.g, &run);
 	if (status)

@@ -11,21 +11,15 @@
 #include "compare/snap.h"
 #include "lib/exitcode.h"
 
-int golden_option(struct golden_opts *o, int opt, const char *arg)
-{
-	switch (opt) {
-	case GOLDEN_OPT_EXPECTED:
-		o->expected = arg;
-		return 1;
-	case GOLDEN_OPT_REDACTIONS:
-		o->redactions = arg;
-		return 1;
-	case GOLDEN_OPT_RESULTS:
-		o->results = arg;
-		return 1;
-	}
-	return 0;
-}
+const struct opt golden_options[] = {
+	OPT_STRING(0, "expected", struct golden_opts, expected, "DIR",
+		   "the goldens (expected/ beside the matrix)"),
+	OPT_STRING(0, "redactions", struct golden_opts, redactions, "FILE",
+		   "redaction rules (DIR/redactions.yaml)"),
+	OPT_STRING(0, "results", struct golden_opts, results, "FILE",
+		   "results file (BUILD/out/results.json)"),
+	OPT_END
+};
 
 char *golden_path(const struct golden_run *run, const struct config *c)
 {

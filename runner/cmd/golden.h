@@ -21,21 +21,8 @@ struct golden_opts {
 	int abi;			/* hold snapshots to DIR/abi.yaml */
 };
 
-/* Options check and update share, handled by golden_option(). */
-enum { GOLDEN_OPT_EXPECTED = 900, GOLDEN_OPT_REDACTIONS, GOLDEN_OPT_RESULTS };
-
-#define GOLDEN_OPTIONS \
-	{ "expected", required_argument, NULL, GOLDEN_OPT_EXPECTED }, \
-	{ "redactions", required_argument, NULL, GOLDEN_OPT_REDACTIONS }, \
-	{ "results", required_argument, NULL, GOLDEN_OPT_RESULTS }
-
-#define GOLDEN_USAGE \
-	"  --expected DIR     the goldens (expected/ beside the matrix)\n" \
-	"  --redactions FILE  redaction rules (DIR/redactions.yaml)\n" \
-	"  --results FILE     results file (BUILD/out/results.json)\n"
-
-/* Return: 1 when @opt was one of GOLDEN_OPTIONS, else 0. */
-int golden_option(struct golden_opts *o, int opt, const char *arg);
+/* The options check and update share, bound to struct golden_opts. */
+extern const struct opt golden_options[];
 
 struct golden_run {
 	struct redactions reds;

@@ -8,42 +8,28 @@
 #include "lib/exitcode.h"
 #include "pipeline/farm.h"
 
-static const char usage[] =
-	"usage: sysfarm list [OPTIONS] [CONFIG...]\n\n"
-	"  --json             one JSON object per configuration, in an array\n"
-	"  --github           the GitHub Actions matrix: {\"include\": [...]}\n"
-	"  --kernels          one entry per build key (its first configuration)\n"
-	FARM_USAGE;
-
-enum { OPT_JSON = 1000, OPT_GITHUB, OPT_KERNELS };
-
-static const struct option options[] = {
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "github", no_argument, NULL, OPT_GITHUB },
-	{ "kernels", no_argument, NULL, OPT_KERNELS },
-	{ 0 }
-};
+enum { LIST_TABLE, LIST_JSON, LIST_GITHUB };
 
 struct list_opts {
-	int format;
+	int format;		/* the last of --json and --github wins */
 	int kernels;
 };
 
-static int list_option(void *ctx, int opt, const char *arg)
-{
-	struct list_opts *o = ctx;
+static const struct opt list_options[] = {
+	OPT_SET_INT(0, "json", struct list_opts, format, LIST_JSON,
+		    "one JSON object per configuration, in an array"),
+	OPT_SET_INT(0, "github", struct list_opts, format, LIST_GITHUB,
+		    "the GitHub Actions matrix: {\"include\": [...]}"),
+	OPT_BOOLEAN(0, "kernels", struct list_opts, kernels,
+		    "one entry per build key (its first configuration)"),
+	OPT_END
+};
 
-	switch (opt) {
-	case OPT_JSON:
-	case OPT_GITHUB:
-		o->format = opt;
-		return 1;
-	case OPT_KERNELS:
-		o->kernels = 1;
-		return 1;
-	}
-	return 0;
-}
+static const struct opt_cmd list_cmd = {
+	.usage = "sysfarm list [OPTIONS] [CONFIG...]",
+	.opts = list_options,
+	.nargs = OPT_CONFIGS,
+};
 
 /* Is @s the first selected configuration with its build key? */
 static int first_of_key(const struct farm *f, size_t s)
@@ -76,12 +62,11 @@ int cmd_list(int argc, char **argv)
 {
 	struct farm f;
 	json_t *arr;
-	struct list_opts o = { 0 };
+	struct list_opts o = { LIST_TABLE };
 	int status;
 
 	farm_init(&f);
-	if (farm_setup(&f, argc, argv, usage, options, list_option, &o,
-		       &status))
+	if (farm_setup(&f, argc, argv, &list_cmd, &o, &status))
 		goto out;
 	if (o.format) {
 		char *text;
@@ -91,9 +76,9 @@ int cmd_list(int argc, char **argv)
 			if (!o.kernels || first_of_key(&f, s))
 				json_array_append_new(arr, config_json(&f,
 						      &f.m.configs[f.sel[s]]));
-		if (o.format == OPT_GITHUB)
+		if (o.format == LIST_GITHUB)
 			arr = json_pack("{s:o}", "include", arr);
-		text = json_dumps(arr, o.format == OPT_GITHUB ?
+		text = json_dumps(arr, o.format == LIST_GITHUB ?
 				  JSON_COMPACT | JSON_SORT_KEYS :
 				  JSON_INDENT(2) | JSON_SORT_KEYS);
 		puts(text);

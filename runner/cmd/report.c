@@ -8,43 +8,31 @@
 
 #include "cmd/builtin.h"
 #include "compare/report.h"
-#include "lib/args.h"
 #include "lib/exitcode.h"
-
-static const char usage[] =
-	"usage: sysfarm report [OPTIONS] RESULTS.json\n\n"
-	"  --tap              TAP on stdout (the default)\n"
-	"  --junit FILE       JUnit XML into FILE ('-': stdout)\n"
-	"  --markdown FILE    a Markdown summary into FILE ('-': stdout),\n"
-	"                     e.g. \"$GITHUB_STEP_SUMMARY\" (appended to)\n\n"
-	"Exit status: 0 written, 2 bad usage or bad input, 125 cannot write.\n";
-
-enum { OPT_TAP = 1000, OPT_JUNIT, OPT_MARKDOWN };
-
-static const struct option options[] = {
-	{ "tap", no_argument, NULL, OPT_TAP },
-	{ "junit", required_argument, NULL, OPT_JUNIT },
-	{ "markdown", required_argument, NULL, OPT_MARKDOWN },
-	{ 0 }
-};
+#include "lib/options.h"
 
 struct report_opts {
 	int tap;
 	const char *junit, *markdown;
 };
 
-static int option_set(void *ctx, int opt, const char *arg)
-{
-	struct report_opts *o = ctx;
+static const struct opt report_options[] = {
+	OPT_BOOLEAN(0, "tap", struct report_opts, tap,
+		    "TAP on stdout (the default)"),
+	OPT_STRING(0, "junit", struct report_opts, junit, "FILE",
+		   "JUnit XML into FILE ('-': stdout)"),
+	OPT_STRING(0, "markdown", struct report_opts, markdown, "FILE",
+		   "a Markdown summary into FILE ('-': stdout), "
+		   "e.g. \"$GITHUB_STEP_SUMMARY\" (appended to)"),
+	OPT_END
+};
 
-	if (opt == OPT_TAP)
-		o->tap = 1;
-	else if (opt == OPT_JUNIT)
-		o->junit = arg;
-	else
-		o->markdown = arg;
-	return 0;
-}
+static const struct opt_cmd report_cmd = {
+	.usage = "sysfarm report [OPTIONS] RESULTS.json",
+	.opts = report_options,
+	.after = "Exit status: 0 written, 2 bad usage or bad input, 125 cannot write.\n",
+	.nargs = 1,
+};
 
 /* @fn's report of @results, built in memory: NULL with errno set. */
 static char *report_text(int (*fn)(FILE *, json_t *), json_t *results,
@@ -140,7 +128,7 @@ int cmd_report(int argc, char **argv)
 	json_t *results;
 	struct sf_err err;
 
-	i = args_parse(argc, argv, usage, options, option_set, &o, 1);
+	i = options_parse(argc, argv, &report_cmd, &o, NULL, NULL);
 	if (i <= 0)
 		return i ? SF_EXIT_USAGE : SF_EXIT_OK;
 	if (report_load(argv[i], &results, &err)) {

@@ -3,13 +3,17 @@
 #include "cmd/builtin.h"
 #include "pipeline/farm.h"
 
-static const char usage[] =
-	"usage: sysfarm run [OPTIONS] [CONFIG...]\n\n"
+static const char about[] =
 	"Builds, boots and snapshots each configuration; the snapshot goes to\n"
-	"BUILD/out/CONFIG/snapshot.json beside console.log and result.json.\n\n"
-	FARM_USAGE;
+	"BUILD/out/CONFIG/snapshot.json beside console.log and result.json.\n";
+
+static const struct opt_cmd run_cmd = {
+	.usage = "sysfarm run [OPTIONS] [CONFIG...]",
+	.about = about,
+	.nargs = OPT_CONFIGS,
+};
 
 int cmd_run(int argc, char **argv)
 {
-	return farm_stages_main(argc, argv, usage, 1);
+	return farm_stages_main(argc, argv, &run_cmd, 1);
 }

@@ -11,8 +11,7 @@
 #include "compare/snap.h"
 #include "lib/exitcode.h"
 
-static const char usage[] =
-	"usage: sysfarm update [OPTIONS] [CONFIG...]\n\n"
+static const char about[] =
 	"Runs the configurations like `check` and writes expected/CONFIG.json\n"
 	"for each NEW or DIFF one (or whose inputs changed), each atomically.\n"
 	"Over the whole matrix, once every configuration gave a snapshot, obsolete\n"
@@ -21,34 +20,26 @@ static const char usage[] =
 	"configuration is named after; links and other files are left alone.\n"
 	"Refuses under CI=true: the would-be goldens stay in\n"
 	"BUILD/out/CONFIG/snapshot.json with snapshot.diff, for a reviewer to\n"
-	"accept locally.\n\n"
-	"  --force            write goldens even under CI=true\n"
-	GOLDEN_USAGE
-	FARM_USAGE;
-
-enum { OPT_FORCE = 1000 };
-
-static const struct option options[] = {
-	{ "force", no_argument, NULL, OPT_FORCE },
-	GOLDEN_OPTIONS,
-	{ 0 }
-};
+	"accept locally.\n";
 
 struct update_opts {
 	struct golden_opts g;
 	int force;
 };
 
-static int update_option(void *ctx, int opt, const char *arg)
-{
-	struct update_opts *o = ctx;
+static const struct opt update_options[] = {
+	OPT_BOOLEAN(0, "force", struct update_opts, force,
+		    "write goldens even under CI=true"),
+	OPT_INCLUDE(golden_options, struct update_opts, g),
+	OPT_END
+};
 
-	if (opt == OPT_FORCE) {
-		o->force = 1;
-		return 1;
-	}
-	return golden_option(&o->g, opt, arg);
-}
+static const struct opt_cmd update_cmd = {
+	.usage = "sysfarm update [OPTIONS] [CONFIG...]",
+	.about = about,
+	.opts = update_options,
+	.nargs = OPT_CONFIGS,
+};
 
 /* The snapshot, normalized, as the golden: temp file + rename. */
 static int golden_write(struct farm *f, const struct golden_run *run,
@@ -89,8 +80,7 @@ int cmd_update(int argc, char **argv)
 
 	farm_init(&f);
 	f.uses_source = 1;
-	if (farm_setup(&f, argc, argv, usage, options, update_option, &o,
-		       &status))
+	if (farm_setup(&f, argc, argv, &update_cmd, &o, &status))
 		goto out_farm;
 	status = golden_run(&f, &o.g, &run);
 	if (status)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The stages every configuration goes through, and the shared options. */
+/* The stages every configuration goes through, and the common options. */
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -33,126 +33,37 @@ void farm_init(struct farm *f)
 	f->t0 = now_seconds();
 }
 
-/*
- * *@v = @arg, a whole number from 1 to @max. Return: 1, or -1 with a
- * message naming --@name.
- */
-static int count_option(int *v, const char *name, const char *what,
-			const char *arg, int max)
-{
-	char *end;
-	long n = strtol(arg, &end, 10);
+static const char *const accels[] = { "tcg", "kvm", NULL };
 
-	if (!*arg || *end || n < 1 || n > max) {
-		fprintf(stderr, "sysfarm: --%s takes %s (1 to %d), not '%s'\n",
-			name, what, max, arg);
-		return -1;
-	}
-	*v = (int)n;
-	return 1;
-}
-
-static const struct option common_options[] = {
-	{ "matrix", required_argument, NULL, 'M' },
-	{ "build-dir", required_argument, NULL, 'B' },
-	{ "series", required_argument, NULL, 'S' },
-	{ "tarball", required_argument, NULL, 'T' },
-	{ "kernel-src", required_argument, NULL, 'K' },
-	{ "accel", required_argument, NULL, 'A' },
-	{ "append", required_argument, NULL, 'a' },
-	{ "timeout", required_argument, NULL, 't' },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "builds", required_argument, NULL, 'b' },
-	{ "help", no_argument, NULL, 'h' },
+const struct opt farm_options[] = {
+	OPT_STRING(0, "matrix", struct farm, matrix_path, "FILE",
+		   "the matrix (matrix.yaml)"),
+	OPT_STRDUP(0, "build-dir", struct farm, build, "DIR",
+		   "where everything is built (build/ beside it)"),
+	OPT_STRDUP(0, "series", struct farm, series, "FILE",
+		   "the patch series (patches/series)"),
+	OPT_STRING(0, "tarball", struct farm, tarball, "FILE",
+		   "kernel source (" DEFAULT_TARBALL ")"),
+	OPT_STRING(0, "kernel-src", struct farm, kernel_src, "DIR",
+		   "build this kernel tree as it is, no patches"),
+	OPT_WORD(0, "accel", struct farm, accel, accels,
+		 "QEMU accelerator (tcg)"),
+	OPT_STRV(0, "append", struct farm, append, "WORD",
+		 "add WORD to the kernel command line"),
+	OPT_INTEGER(0, "timeout", struct farm, timeout, "SECONDS", 1, 86400,
+		    "seconds", "boot time limit instead of the matrix's"),
+	OPT_INTEGER('j', "jobs", struct farm, jobs, "N", 1, 1024, "a count",
+		    "compile jobs at a time, in all (number of CPUs)"),
+	OPT_INTEGER(0, "builds", struct farm, builds, "N", 1, 64, "a count",
+		    "kernels of distinct build keys built at a time, "
+		    "sharing the jobs through a make jobserver (2)"),
+	OPT_END
 };
 
-/* Return: 1 when @opt was a common option, 0 if not, -1 for a bad value. */
-static int farm_option(struct farm *f, int opt, const char *arg)
+int farm_setup(struct farm *f, int argc, char **argv,
+	       const struct opt_cmd *cmd, void *ctx, int *status)
 {
-	switch (opt) {
-	case 'M':
-		f->matrix_path = arg;
-		return 1;
-	case 'B':
-		free(f->build);
-		f->build = xstrdup(arg);
-		return 1;
-	case 'S':
-		free(f->series);
-		f->series = xstrdup(arg);
-		return 1;
-	case 'T':
-		f->tarball = arg;
-		return 1;
-	case 'K':
-		f->kernel_src = arg;
-		return 1;
-	case 'A':
-		if (strcmp(arg, "tcg") && strcmp(arg, "kvm")) {
-			fprintf(stderr, "sysfarm: --accel takes tcg or kvm, not '%s'\n",
-				arg);
-			return -1;
-		}
-		f->accel = arg;
-		return 1;
-	case 'a':
-		strv_push(&f->append, arg);
-		return 1;
-	case 't':
-		return count_option(&f->timeout, "timeout", "seconds", arg,
-				    86400);
-	case 'j':
-		return count_option(&f->jobs, "jobs", "a count", arg, 1024);
-	case 'b':
-		return count_option(&f->builds, "builds", "a count", arg, 64);
-	}
-	return 0;
-}
-
-int farm_parse(struct farm *f, int argc, char **argv, const char *usage,
-	       const struct option *extra,
-	       int (*cb)(void *ctx, int opt, const char *arg), void *ctx)
-{
-	size_t nextra = 0, n = ARRAY_SIZE(common_options);
-	struct option *opts;
-	int opt, ret = -1;
-
-	while (extra && extra[nextra].name)
-		nextra++;
-	opts = xmalloc((n + nextra + 1) * sizeof(*opts));
-	memcpy(opts, common_options, sizeof(common_options));
-	if (nextra)
-		memcpy(opts + n, extra, nextra * sizeof(*opts));
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+hj:", opts, NULL)) != -1) {
-		int r;
-
-		if (opt == 'h') {
-			fputs(usage, stdout);
-			ret = 0;
-			goto out;
-		}
-		r = farm_option(f, opt, optarg);
-		if (!r && cb && opt != '?')
-			r = cb(ctx, opt, optarg);
-		if (r <= 0) {
-			if (!r)
-				fputs(usage, stderr);
-			goto out;
-		}
-	}
-	ret = optind;
-out:
-	free(opts);
-	return ret;
-}
-
-int farm_setup(struct farm *f, int argc, char **argv, const char *usage,
-	       const struct option *extra,
-	       int (*cb)(void *ctx, int opt, const char *arg), void *ctx,
-	       int *status)
-{
-	int i = farm_parse(f, argc, argv, usage, extra, cb, ctx);
+	int i = options_parse(argc, argv, cmd, ctx, farm_options, f);
 
 	if (i <= 0) {
 		*status = i ? SF_EXIT_USAGE : SF_EXIT_OK;
@@ -162,7 +73,8 @@ int farm_setup(struct farm *f, int argc, char **argv, const char *usage,
 	return *status != 0;
 }
 
-int farm_stages_main(int argc, char **argv, const char *usage, int boot)
+int farm_stages_main(int argc, char **argv, const struct opt_cmd *cmd,
+		     int boot)
 {
 	struct result *results;
 	struct farm f;
@@ -170,7 +82,7 @@ int farm_stages_main(int argc, char **argv, const char *usage, int boot)
 
 	farm_init(&f);
 	f.uses_source = 1;
-	if (farm_setup(&f, argc, argv, usage, NULL, NULL, NULL, &status))
+	if (farm_setup(&f, argc, argv, cmd, NULL, &status))
 		goto out;
 	results = xmalloc(f.nsel * sizeof(*results));
 	farm_build_all(&f);

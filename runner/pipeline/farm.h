@@ -7,8 +7,7 @@
 #ifndef SYSFARM_FARM_H
 #define SYSFARM_FARM_H
 
-#include <getopt.h>
-
+#include "lib/options.h"
 #include "lib/util.h"
 #include "lib/verdict.h"
 #include "pipeline/kbuild.h"
@@ -64,34 +63,13 @@ struct result {
 	int built;		/* make ran */
 };
 
-/* Help for the common options, for each command's usage text. */
-#define FARM_USAGE \
-	"  --matrix FILE      the matrix (matrix.yaml)\n" \
-	"  --build-dir DIR    where everything is built (build/ beside it)\n" \
-	"  --series FILE      the patch series (patches/series)\n" \
-	"  --tarball FILE     kernel source (/usr/src/linux-source-6.1.tar.xz)\n" \
-	"  --kernel-src DIR   build this kernel tree as it is, no patches\n" \
-	"  --accel tcg|kvm    QEMU accelerator (tcg)\n" \
-	"  --append WORD      add WORD to the kernel command line\n" \
-	"  --timeout SECONDS  boot time limit instead of the matrix's\n" \
-	"  --jobs N           compile jobs at a time, in all (number of CPUs)\n" \
-	"  --builds N         kernels of distinct build keys built at a time,\n" \
-	"                     sharing the jobs through a make jobserver (2)\n"
-
 void farm_init(struct farm *f);
 
-/**
- * farm_parse() - parse the command's options, common ones included
- * @usage: printed for --help and bad options
- * @extra: the command's own long options (may be NULL), each with a
- *	short-option value handled by @cb
- *
- * Return: the index of the first non-option argument, or -1 after a
- * message (the command exits with SF_EXIT_USAGE), or 0 after --help.
+/*
+ * The options every command that loads the matrix takes, bound to the
+ * fields of struct farm: the one place to add one.
  */
-int farm_parse(struct farm *f, int argc, char **argv, const char *usage,
-	       const struct option *extra,
-	       int (*cb)(void *ctx, int opt, const char *arg), void *ctx);
+extern const struct opt farm_options[];
 
 /**
  * farm_summary() - print one line per selected configuration
@@ -102,22 +80,23 @@ int farm_parse(struct farm *f, int argc, char **argv, const char *usage,
 int farm_summary(const struct farm *f, const struct result *results);
 
 /**
- * farm_setup() - farm_parse() then farm_load() on the operands
+ * farm_setup() - options_parse() with farm_options, then farm_load() on
+ * the operands
+ * @cmd: the command, its own options bound to @ctx
  * @status: the exit status to return when this returns nonzero
  *
  * Return: 0 to go on, 1 to exit with *@status (--help, bad usage or input).
  */
-int farm_setup(struct farm *f, int argc, char **argv, const char *usage,
-	       const struct option *extra,
-	       int (*cb)(void *ctx, int opt, const char *arg), void *ctx,
-	       int *status);
+int farm_setup(struct farm *f, int argc, char **argv,
+	       const struct opt_cmd *cmd, void *ctx, int *status);
 
 /**
  * farm_stages_main() - `sysfarm build` (@boot 0) and `sysfarm run` (1)
  *
  * Return: the exit status.
  */
-int farm_stages_main(int argc, char **argv, const char *usage, int boot);
+int farm_stages_main(int argc, char **argv, const struct opt_cmd *cmd,
+		     int boot);
 
 /**
  * farm_load() - load the matrix and select configurations
