@@ -1,0 +1,99 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Options: each command's --help lists exactly the options it takes (the
+# list below is the contract), each listed one is taken with a value of the
+# kind its usage names, and the common options work on every command that
+# loads the matrix.
+. "$(dirname "$0")/../lib.sh"
+
+common="--matrix --build-dir --series --tarball --kernel-src --accel
+	--append --timeout --jobs --builds"
+golden="--expected --redactions --results"
+FARM_CMDS="list build run check update bisect abi"
+
+# options CMD: the long options CMD takes, one a line, sorted.
+options() {
+	case $1 in
+	list) set -- --json --github --kernels $common ;;
+	build | run) set -- $common ;;
+	check) set -- $golden --junit --markdown --tap --color $common ;;
+	update) set -- --force $golden $common ;;
+	bisect) set -- --good --bad $common ;;
+	abi) set -- --table --goldens --kernel-tree --snapshot --kconfig \
+		$common ;;
+	diff) set -- --json --color --redactions ;;
+	report) set -- --tap --junit --markdown ;;
+	esac
+	printf '%s\n' "$@" --help | sort
+}
+
+# A value of the kind a usage line names: "--jobs N", "--accel tcg|kvm".
+value() {
+	case $1 in
+	N | M | SECONDS) echo 1 ;;
+	WHEN) echo never ;;
+	*'|'*) echo "${1%%|*}" ;;
+	*) echo "$TMP/x" ;;
+	esac
+}
+
+for cmd in $FARM_CMDS diff report; do
+	"$SYSFARM" $cmd --help >"$TMP/help" 2>"$TMP/err"
+	check "$cmd --help: exit 0, nothing on stderr (status $?)" \
+		sh -c "test $? -eq 0 && ! test -s '$TMP/err'"
+	check "$cmd --help starts with its usage line" \
+		grep -q "^usage: sysfarm $cmd " "$TMP/help"
+	# "  -j, --jobs N   help" or "  --tap   help": the option, its value
+	sed -n 's/^  \(-., \)\{0,1\}\(--[a-z-]*\)\( [^ ]*\)\{0,1\}  .*/\2\3/p' \
+		"$TMP/help" >"$TMP/listed"
+	cut -d' ' -f1 "$TMP/listed" | sort >"$TMP/actual"
+	options $cmd >"$TMP/expect"
+	check "$cmd --help lists every option it takes, and only those" \
+		diff -u "$TMP/expect" "$TMP/actual"
+	check "$cmd --help fits 80 columns" \
+		sh -c "! grep -q '.\{80\}' '$TMP/help'"
+	while read -r opt argh; do
+		[ "$opt" = --help ] && continue
+		set -- "$opt"
+		[ -n "$argh" ] && set -- "$opt" "$(value "$argh")"
+		"$SYSFARM" $cmd "$@" --zz-unknown 2>"$TMP/err" >/dev/null
+		check "$cmd takes $*" \
+			grep -qx "$cmd: unrecognized option '--zz-unknown'" \
+			"$TMP/err"
+	done <"$TMP/listed"
+	"$SYSFARM" $cmd --zz-unknown 2>"$TMP/err" >/dev/null
+	check "$cmd: an unknown option is exit 2 (status $?)" test $? -eq 2
+	check "... followed by the usage" grep -q "^usage: sysfarm $cmd " \
+		"$TMP/err"
+done
+
+# The common table, on each command that takes it: a value checked, a
+# field set (the matrix it names is the one read), -j for --jobs.
+printf 'axes: [\n' >"$TMP/broken.yaml"
+for cmd in $FARM_CMDS; do
+	"$SYSFARM" $cmd --jobs 0 --matrix "$TMP/broken.yaml" 2>"$TMP/err"
+	check "$cmd --jobs 0: exit 2 (status $?)" test $? -eq 2
+	check "... naming --jobs" grep -qx \
+		"sysfarm: --jobs takes a count (1 to 1024), not '0'" "$TMP/err"
+	"$SYSFARM" $cmd --accel xen --matrix "$TMP/broken.yaml" 2>"$TMP/err"
+	check "$cmd --accel xen names the accelerators" grep -qx \
+		"sysfarm: --accel takes tcg or kvm, not 'xen'" "$TMP/err"
+	"$SYSFARM" $cmd -j 1 --matrix "$TMP/broken.yaml" 2>"$TMP/err"
+	check "$cmd -j 1 --matrix FILE: FILE is read (status $?)" grep -q \
+		"^$TMP/broken.yaml:2:1: " "$TMP/err"
+done
+for cmd in diff report; do
+	"$SYSFARM" $cmd --jobs 1 a b 2>"$TMP/err"
+	check "$cmd takes no common option" grep -qx \
+		"$cmd: unrecognized option '--jobs'" "$TMP/err"
+done
+
+# One --color, one message, on both commands that take it.
+for cmd in check diff; do
+	"$SYSFARM" $cmd --color sometimes a b 2>"$TMP/err"
+	check "$cmd --color sometimes: exit 2 (status $?)" test $? -eq 2
+	check "... naming the choices" grep -qx \
+		"sysfarm: --color takes auto, always or never, not 'sometimes'" \
+		"$TMP/err"
+done
+done_testing
