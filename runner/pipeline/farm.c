@@ -354,6 +354,12 @@ int farm_load(struct farm *f, char *const *names, int n)
 			fprintf(stderr, "%s\n", err.msg);
 			return SF_EXIT_USAGE;
 		}
+		/* Missing is 'make deps' undone (125); tar would wait on a FIFO */
+		if (path_exists(f->tarball) &&
+		    input_check(f->tarball, SIZE_MAX, &err)) {
+			fprintf(stderr, "sysfarm: --tarball %s\n", err.msg);
+			return SF_EXIT_USAGE;
+		}
 	}
 	count = matrix_select(&f->m, names, n, &f->sel, &err);
 	if (count < 0) {
