@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* sysfarm check: run configurations and compare them with their goldens. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cmd/builtin.h"
@@ -44,21 +46,19 @@ static const struct opt_cmd check_cmd = {
 	.nargs = OPT_CONFIGS,
 };
 
-static int write_report(const char *path, const char *mode, json_t *results,
+/* The whole report or none: see file_put(). */
+static int write_report(const char *path, int append, json_t *results,
 			int (*fn)(FILE *, json_t *))
 {
-	FILE *out = fopen(path, mode);
-	int bad;
+	size_t len;
+	char *text = report_text(fn, results, &len);
+	int ret = text ? file_put(path, text, len, append) : -1;
 
-	if (!out) {
-		perror(path);
-		return -1;
-	}
-	bad = fn(out, results) | ferror(out);
-	bad |= fclose(out);
-	if (bad)
-		fprintf(stderr, "sysfarm: cannot write '%s'\n", path);
-	return bad ? -1 : 0;
+	if (ret)
+		fprintf(stderr, "sysfarm: cannot write '%s': %s\n", path,
+			strerror(errno));
+	free(text);
+	return ret;
 }
 
 int cmd_check(int argc, char **argv)
@@ -80,8 +80,8 @@ int cmd_check(int argc, char **argv)
 	else
 		golden_print(&f, &run, o.color);
 	status = golden_status(&f, &run);
-	if ((o.junit && write_report(o.junit, "w", run.report, report_junit)) ||
-	    (o.markdown && write_report(o.markdown, "a", run.report,
+	if ((o.junit && write_report(o.junit, 0, run.report, report_junit)) ||
+	    (o.markdown && write_report(o.markdown, 1, run.report,
 					report_markdown)))
 		status = verdict_exit_fold(status, SF_EXIT_UNTESTED);
 out_run:

@@ -318,7 +318,7 @@ int golden_run(struct farm *f, const struct golden_opts *o,
 		char *path = o->results ? xstrdup(o->results) :
 					  xstrfmt("%s/out/results.json", f->build);
 
-		if (!text || file_write_atomic(path, text, strlen(text)))
+		if (!text || file_put(path, text, strlen(text), 0))
 			fprintf(stderr, "sysfarm: cannot write '%s': %s\n",
 				path, strerror(errno));
 		free(path);

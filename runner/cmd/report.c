@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cmd/builtin.h"
 #include "compare/report.h"
@@ -34,68 +33,6 @@ static const struct opt_cmd report_cmd = {
 	.nargs = 1,
 };
 
-/* @fn's report of @results, built in memory: NULL with errno set. */
-static char *report_text(int (*fn)(FILE *, json_t *), json_t *results,
-			 size_t *len)
-{
-	char *text = NULL;
-	FILE *mem = open_memstream(&text, len);
-	int ret;
-
-	if (!mem)
-		return NULL;
-	ret = fn(mem, results);
-	if (fclose(mem) || ret) {
-		free(text);
-		return NULL;
-	}
-	return text;
-}
-
-/* Replaces @path with its old content and @len bytes of @text. */
-static int file_append_atomic(const char *path, const char *text, size_t len)
-{
-	size_t old_len = 0;
-	char *old = file_read(path, &old_len), *all;
-	int ret;
-
-	if (!old && errno != ENOENT)
-		return -1;
-	all = xmalloc(old_len + len);
-	memcpy(all, old ? old : "", old_len);
-	memcpy(all + old_len, text, len);
-	ret = file_write_atomic(path, all, old_len + len);
-	free(all);
-	free(old);
-	return ret;
-}
-
-/*
- * Writes @len bytes of @text into @path, after what it holds with
- * @append. A regular file, or a new one, is replaced whole: a full disk
- * leaves it as it was. Anything else (a terminal, a pipe, a symlink such
- * as /dev/stdout) is written in place, as renaming over it would replace
- * the link or fail in /dev.
- */
-static int report_put(const char *path, const char *text, size_t len,
-		      int append)
-{
-	struct stat st;
-	FILE *f;
-	int ret;
-
-	if (lstat(path, &st) ? errno == ENOENT : S_ISREG(st.st_mode))
-		return append ? file_append_atomic(path, text, len) :
-				file_write_atomic(path, text, len);
-	f = fopen(path, append ? "a" : "w");
-	if (!f)
-		return -1;
-	ret = fwrite(text, 1, len, f) == len ? 0 : -1;
-	if (fclose(f))
-		ret = -1;
-	return ret;
-}
-
 /* Writes one report into @path; Markdown appends, as GitHub expects. */
 static int report_write(int (*fn)(FILE *, json_t *), const char *path,
 			int append, json_t *results)
@@ -110,7 +47,7 @@ static int report_write(int (*fn)(FILE *, json_t *), const char *path,
 		free(text);
 		return ret ? SF_EXIT_UNTESTED : SF_EXIT_OK;
 	}
-	ret = text ? report_put(path, text, len, append) : -1;
+	ret = text ? file_put(path, text, len, append) : -1;
 	saved = errno;
 	free(text);
 	if (ret) {

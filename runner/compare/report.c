@@ -450,3 +450,20 @@ int report_markdown(FILE *out, json_t *results)
 	}
 	return out_status(out);
 }
+
+char *report_text(int (*fn)(FILE *, json_t *), json_t *results,
+		  size_t *len)
+{
+	char *text = NULL;
+	FILE *mem = open_memstream(&text, len);
+	int ret;
+
+	if (!mem)
+		return NULL;
+	ret = fn(mem, results);
+	if (fclose(mem) || ret) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}

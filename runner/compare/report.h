@@ -42,4 +42,11 @@ int report_junit(FILE *out, json_t *results);
 /* Markdown for $GITHUB_STEP_SUMMARY: a table, details folded below it. */
 int report_markdown(FILE *out, json_t *results);
 
+/*
+ * @fn's report of @results, built in memory, so that a file gets all of
+ * it or nothing: NULL with errno set.
+ */
+char *report_text(int (*fn)(FILE *, json_t *), json_t *results,
+		  size_t *len);
+
 #endif

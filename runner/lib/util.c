@@ -342,6 +342,46 @@ out_free:
 	return -1;
 }
 
+/* Replaces @path with its old content and @len bytes of @text. */
+static int file_append_atomic(const char *path, const char *text, size_t len)
+{
+	size_t old_len = 0;
+	char *old = file_read(path, &old_len), *all;
+	int ret;
+
+	if (!old && errno != ENOENT)
+		return -1;
+	all = xmalloc(old_len + len);
+	memcpy(all, old ? old : "", old_len);
+	memcpy(all + old_len, text, len);
+	ret = file_write_atomic(path, all, old_len + len);
+	free(all);
+	free(old);
+	return ret;
+}
+
+/*
+ * Renaming over anything but a regular file would replace it: a device
+ * node (/dev/full, as root), a FIFO, the link /dev/stdout.
+ */
+int file_put(const char *path, const char *text, size_t len, int append)
+{
+	struct stat st;
+	FILE *f;
+	int ret;
+
+	if (lstat(path, &st) ? errno == ENOENT : S_ISREG(st.st_mode))
+		return append ? file_append_atomic(path, text, len) :
+				file_write_atomic(path, text, len);
+	f = fopen(path, append ? "a" : "w");
+	if (!f)
+		return -1;
+	ret = fwrite(text, 1, len, f) == len ? 0 : -1;
+	if (fclose(f))
+		ret = -1;
+	return ret;
+}
+
 int path_exists(const char *path)
 {
 	struct stat st;

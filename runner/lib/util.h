@@ -116,6 +116,21 @@ int input_check(const char *path, size_t max, struct sf_err *err);
  */
 int file_write_atomic(const char *path, const void *buf, size_t len);
 
+/**
+ * file_put() - write @len bytes of @text into @path, an output the user named
+ * @path: the file
+ * @text: what to write
+ * @len: its length
+ * @append: keep what @path holds and write after it
+ *
+ * A regular file, or a new one, is replaced whole by file_write_atomic():
+ * a full disk leaves it as it was. Anything else (a terminal, a pipe, a
+ * device, a symlink such as /dev/stdout) is written in place.
+ *
+ * Return: 0, or -1 with errno set.
+ */
+int file_put(const char *path, const char *text, size_t len, int append);
+
 /*
  * Removes the temporary file of a file_write_atomic() in progress, if any:
  * for signal handlers (async-signal-safe).

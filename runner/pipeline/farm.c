@@ -157,22 +157,55 @@ static int dir_contains(const char *a, const char *b)
 }
 
 /*
+ * The directory absolute @path names once mkdir_p() has made it: the real
+ * path of the part that exists, then the rest with '.' and '..' taken
+ * lexically, which is exact there as mkdir_p() makes no links
+ * ("/tmp/new/.." is /tmp, not a new directory below it).
+ */
+static char *dir_resolve(const char *path)
+{
+	char *head = xstrdup(path), *real, *rest, *tok, *save;
+	size_t cut = strlen(head);
+
+	while (!(real = realpath(*head ? head : "/", NULL))) {
+		while (cut && head[cut] != '/')
+			cut--;
+		head[cut] = '\0';
+	}
+	rest = xstrdup(path + cut);
+	for (tok = strtok_r(rest, "/", &save); tok;
+	     tok = strtok_r(NULL, "/", &save)) {
+		char *slash = strrchr(real, '/'), *longer;
+
+		if (!strcmp(tok, "."))
+			continue;
+		if (!strcmp(tok, "..")) {
+			slash[slash == real] = '\0';
+			continue;
+		}
+		longer = xstrfmt("%s%s%s", real, strcmp(real, "/") ? "/" : "",
+				 tok);
+		free(real);
+		real = longer;
+	}
+	free(rest);
+	free(head);
+	return real;
+}
+
+/*
  * The farm makes, replaces and removes src/, pristine/, kernels/ and out/
  * in its build directory: the root, the matrix's own directory, the home
  * directory or a directory above them would lose files it does not own.
  */
 static int build_dir_check(const struct farm *f)
 {
-	char *real = realpath(f->build, NULL);
+	char *real = dir_resolve(f->build);
 	const char *home = getenv("HOME");
 	char *rhome = home && *home ? realpath(home, NULL) : NULL;
 	const char *why = NULL;
 	char *lock;
 
-	if (!real) {
-		free(rhome);
-		return 0;	/* not there yet: made by the farm */
-	}
 	/* A build directory a sysfarm used before (a matrix under build/) */
 	lock = xstrfmt("%s/.lock", real);
 	if (!strcmp(real, "/"))
@@ -235,6 +268,12 @@ int farm_load(struct farm *f, char *const *names, int n)
 		strv_release(&patches);
 		if (bad) {
 			fprintf(stderr, "%s\n", err.msg);
+			return SF_EXIT_USAGE;
+		}
+		/* Missing is 'make deps' undone (125); tar would wait on a FIFO */
+		if (path_exists(f->tarball) &&
+		    input_check(f->tarball, SIZE_MAX, &err)) {
+			fprintf(stderr, "sysfarm: --tarball %s\n", err.msg);
 			return SF_EXIT_USAGE;
 		}
 	}

@@ -275,6 +275,10 @@ static int parse_field(struct loader *ld, const struct field *f,
 			return -1;
 		if (!strcmp(f->key, "tag") && check_name(ld, v, "tag", 1))
 			return -1;
+		/* make expands $(...) in ARCH=, its command-line variable */
+		if (!strcmp(f->key, "arch") &&
+		    check_name(ld, v, "kernel.arch", 0))
+			return -1;
 		free(*(char **)dst);
 		*(char **)dst = xstrdup(scalar(v));
 		return 0;
