@@ -329,12 +329,20 @@ int golden_run(struct farm *f, const struct golden_opts *o,
 
 int golden_status(const struct farm *f, const struct golden_run *run)
 {
-	int status = run->obsolete.n || abi_count(&run->abi_stale) ?
-		     SF_EXIT_DIFF : SF_EXIT_OK;
+	int status = abi_count(&run->abi_stale) ? SF_EXIT_DIFF : SF_EXIT_OK;
 
 	for (size_t s = 0; s < f->nsel; s++)
 		status = verdict_exit_fold(status,
 					   verdict_exit(run->results[s].v));
+	/*
+	 * An obsolete golden says the goldens and the matrix disagree, not
+	 * that the kernel changed: it fails a run of the whole matrix that
+	 * passed, and never hides a configuration that could not be tested
+	 * (under `git bisect run` that would blame the commit).
+	 */
+	if (status == SF_EXIT_OK && run->obsolete.n &&
+	    f->nsel == f->m.nconfigs)
+		status = SF_EXIT_DIFF;
 	return status;
 }
 

@@ -69,8 +69,9 @@ void golden_print(const struct farm *f, const struct golden_run *run,
 		  int color);
 
 /*
- * The folded exit status; an obsolete golden or a stale row of the ABI
- * table counts as a difference, a foreign file does not.
+ * The folded exit status; a stale row of the ABI table counts as a
+ * difference, an obsolete golden only in a run of the whole matrix that
+ * otherwise passed, a foreign file never.
  */
 int golden_status(const struct farm *f, const struct golden_run *run);
 

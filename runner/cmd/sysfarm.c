@@ -39,12 +39,6 @@ static void usage(FILE *out)
 	      "not test (config, build, boot, timeout, corrupt).\n", out);
 }
 
-/*
- * Is a `git bisect` in progress in the repository around the current
- * directory (where `git bisect run` runs its command)? Its git directory
- * is ./.git or the one a .git file names (a worktree), the nearest going
- * up; a bisection leaves BISECT_START there until `git bisect reset`.
- */
 /* The git directory @dir/.git is or names (a worktree), or NULL. */
 static char *git_dir_of(const char *dir, const char *dotgit)
 {
