@@ -12,20 +12,34 @@
 
 enum field_type { F_STR, F_FILE, F_LIST, F_FILES, F_INT, F_MAP };
 
+/*
+ * What a string setting may hold, by where it goes: a name into file and
+ * job names and make's command line (which expands $(...)), a word into
+ * the kernel command line (console=) or a QEMU option, a tree path below
+ * the kernel's build directory.
+ */
+enum field_rule { R_ANY, R_NAME, R_NAME_OR_EMPTY, R_WORD, R_TREE_PATH };
+
 struct field {
 	const char *key;
 	enum field_type type;
 	size_t off;			/* into struct settings */
 	const struct field *sub;	/* F_MAP: its fields */
 	int min, max;			/* F_INT */
+	enum field_rule rule;		/* F_STR: what the value may hold */
+	const char *what;		/* its name in messages (key) */
 };
 
 #define S(member) offsetof(struct settings, member)
 
 static const struct field kernel_fields[] = {
-	{ .key = "arch", .type = F_STR, .off = S(kernel_arch) },
+	{ .key = "arch", .type = F_STR, .off = S(kernel_arch),
+	  .rule = R_NAME,
+	  .what = "kernel.arch" },
 	{ .key = "cross_compile", .type = F_STR, .off = S(cross_compile) },
-	{ .key = "image", .type = F_STR, .off = S(image) },
+	{ .key = "image", .type = F_STR, .off = S(image),
+	  .rule = R_TREE_PATH,
+	  .what = "kernel.image" },
 	{ 0 }
 };
 
@@ -38,16 +52,25 @@ static const struct field guest_fields[] = {
 
 static const struct field qemu_fields[] = {
 	{ .key = "binary", .type = F_STR, .off = S(qemu_binary) },
-	{ .key = "machine", .type = F_STR, .off = S(qemu_machine) },
-	{ .key = "cpu", .type = F_STR, .off = S(qemu_cpu) },
-	{ .key = "console", .type = F_STR, .off = S(qemu_console) },
-	{ .key = "channel", .type = F_STR, .off = S(qemu_channel) },
+	{ .key = "machine", .type = F_STR, .off = S(qemu_machine),
+	  .rule = R_WORD,
+	  .what = "qemu.machine" },
+	{ .key = "cpu", .type = F_STR, .off = S(qemu_cpu),
+	  .rule = R_WORD,
+	  .what = "qemu.cpu" },
+	{ .key = "console", .type = F_STR, .off = S(qemu_console),
+	  .rule = R_WORD,
+	  .what = "qemu.console" },
+	{ .key = "channel", .type = F_STR, .off = S(qemu_channel),
+	  .rule = R_WORD,
+	  .what = "qemu.channel" },
 	{ .key = "args", .type = F_LIST, .off = S(qemu_args) },
 	{ 0 }
 };
 
 static const struct field settings_fields[] = {
-	{ .key = "tag", .type = F_STR, .off = S(tag) },
+	{ .key = "tag", .type = F_STR, .off = S(tag),
+	  .rule = R_NAME_OR_EMPTY },
 	{ .key = "fragments", .type = F_FILES, .off = S(fragments) },
 	{ .key = "probes", .type = F_FILES, .off = S(probes) },
 	{ .key = "append", .type = F_LIST, .off = S(append) },
@@ -257,6 +280,39 @@ static int check_name(struct loader *ld, yaml_node_t *n, const char *what,
 		       what, shown, why, NAME_LEN_MAX);
 }
 
+#define WORD_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" \
+		   "0123456789_.,:=/+-"
+
+/* @v as @f's rule wants it, or a message at @v. */
+static int check_rule(struct loader *ld, yaml_node_t *v,
+		      const struct field *f)
+{
+	const char *s = scalar(v), *what = f->what ? f->what : f->key;
+	char shown[80];
+
+	switch (f->rule) {
+	case R_ANY:
+		return 0;
+	case R_NAME:
+	case R_NAME_OR_EMPTY:
+		return check_name(ld, v, what, f->rule == R_NAME_OR_EMPTY);
+	case R_WORD:
+	case R_TREE_PATH:
+		break;
+	}
+	str_quote(shown, sizeof(shown), s);
+	if (!*s || strspn(s, WORD_CHARS) != strlen(s) || *s == '-')
+		return fail_at(ld, v, "'%s' must be one word of letters, digits and _.,:=/+- (not starting with -), not %s",
+			       what, shown);
+	if (f->rule == R_TREE_PATH &&
+	    (*s == '/' || !strcmp(s, "..") || !strncmp(s, "../", 3) ||
+	     strstr(s, "/../") ||
+	     (strlen(s) >= 3 && !strcmp(s + strlen(s) - 3, "/.."))))
+		return fail_at(ld, v, "'%s' must stay inside the kernel's build directory (relative, no '..'), not %s",
+			       what, shown);
+	return 0;
+}
+
 static int parse_fields(struct loader *ld, yaml_node_t *map,
 			const struct field *fields, struct settings *s,
 			const char *what);
@@ -273,11 +329,7 @@ static int parse_field(struct loader *ld, const struct field *f,
 			return -1;
 		if (f->type == F_FILE && check_file(ld, v, f))
 			return -1;
-		if (!strcmp(f->key, "tag") && check_name(ld, v, "tag", 1))
-			return -1;
-		/* make expands $(...) in ARCH=, its command-line variable */
-		if (!strcmp(f->key, "arch") &&
-		    check_name(ld, v, "kernel.arch", 0))
+		if (check_rule(ld, v, f))
 			return -1;
 		free(*(char **)dst);
 		*(char **)dst = xstrdup(scalar(v));
