@@ -27,11 +27,21 @@ all: $(BUILD)/sysfarm-cc
 $(BUILD)/sysfarm-cc: $(SYSFARM_CC_OBJS)
 	$(CC) -o $@ $^
 
--include $(RUNNER_OBJS:.o=.d) $(SYSFARM_CC_OBJS:.o=.d)
+# Unit tests of the child process module (TAP).
+PROC_UNIT := $(BUILD)/tests/proc-unit
+PROC_UNIT_OBJS := $(BUILD)/runner/tests/runner/proc-unit.o \
+	$(BUILD)/runner/runner/lib/proc.o $(BUILD)/runner/runner/lib/util.o
+
+$(PROC_UNIT): $(PROC_UNIT_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^
+
+-include $(RUNNER_OBJS:.o=.d) $(SYSFARM_CC_OBJS:.o=.d) $(PROC_UNIT_OBJS:.o=.d)
 
 TESTS += tests/runner/t-matrix.sh tests/runner/t-goldens-abi.sh
 BOOT_TESTS += tests/runner/t-run.sh tests/runner/t-checkpatch.sh tests/runner/t-golden.sh tests/runner/t-bisect.sh tests/runner/t-faults.sh
-CHECK_DEPS += $(SYSFARM) $(BUILD)/sysfarm-cc
+CHECK_DEPS += $(SYSFARM) $(BUILD)/sysfarm-cc $(PROC_UNIT)
+TESTS += $(PROC_UNIT)
 TESTS += tests/runner/t-diff.sh tests/hostile/t-hostile.sh
 TESTS += tests/runner/t-report.sh
 TESTS += tests/runner/t-abi.sh tests/runner/t-cc.sh tests/runner/t-bisect-stop.sh

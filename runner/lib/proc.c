@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -14,7 +15,6 @@
 #include "lib/proc.h"
 #include "lib/util.h"
 
-#define MAX_LIVE 16
 #define TERM_GRACE 2.0		/* seconds between SIGTERM and SIGKILL */
 /*
  * "gcc --version" answers in milliseconds; a compiler that does not answer
@@ -24,38 +24,154 @@
 
 extern char **environ;
 
-static volatile pid_t live[MAX_LIVE];	/* process group ids */
+/*
+ * The process groups of live children, for the signal handlers to kill.
+ * Changed only with SIGINT, SIGTERM and SIGHUP blocked (live_lock()), and
+ * grown before a fork: a handler never sees a table half made, and a
+ * child never misses a slot.
+ */
+static pid_t *live;
+static size_t nlive, live_alloc;
 
+/*
+ * A self-pipe: on_sigchld() writes a byte when a child ends, so that a
+ * wait is a poll() on its read end with the deadline as timeout.
+ */
+static int chld_rd = -1;
+static volatile sig_atomic_t chld_wr = -1;
+
+static void live_lock(sigset_t *old)
+{
+	sigset_t stop;
+
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stop, old);
+}
+
+static void live_unlock(const sigset_t *old)
+{
+	int err = errno;
+
+	sigprocmask(SIG_SETMASK, old, NULL);
+	errno = err;
+}
+
+/* Room for one more child; with live_lock() held, before the fork. */
+static void live_reserve(void)
+{
+	if (nlive < live_alloc)
+		return;
+	live_alloc = live_alloc ? 2 * live_alloc : 16;
+	live = xrealloc(live, live_alloc * sizeof(*live));
+}
+
+/* With live_lock() held, after live_reserve(). */
 static void live_add(pid_t pgid)
 {
-	for (int i = 0; i < MAX_LIVE; i++) {
-		if (!live[i]) {
-			live[i] = pgid;
-			return;
-		}
-	}
+	live[nlive++] = pgid;
 }
 
 static void live_del(pid_t pgid)
 {
-	for (int i = 0; i < MAX_LIVE; i++)
-		if (live[i] == pgid)
-			live[i] = 0;
+	sigset_t old;
+
+	live_lock(&old);
+	for (size_t i = 0; i < nlive; i++) {
+		if (live[i] == pgid) {
+			live[i] = live[--nlive];
+			break;
+		}
+	}
+	live_unlock(&old);
 }
 
 static void live_kill_all(int sig)
 {
-	for (int i = 0; i < MAX_LIVE; i++)
-		if (live[i] > 0)
-			kill(-live[i], sig);
+	for (size_t i = 0; i < nlive; i++)
+		kill(-live[i], sig);
 }
 
-static void sleep_ms(long ms)
+/* Reaps what has ended. Return: whether a live child is still running. */
+static int live_running(void)
 {
-	struct timespec ts = { .tv_sec = ms / 1000,
-			       .tv_nsec = (ms % 1000) * 1000000L };
+	int alive = 0;
 
-	nanosleep(&ts, NULL);
+	for (size_t i = 0; i < nlive; i++)
+		if (!waitpid(live[i], NULL, WNOHANG))
+			alive = 1;
+	return alive;
+}
+
+static void on_sigchld(int sig)
+{
+	int err = errno;
+	ssize_t n;
+
+	/* A full pipe already holds a wake-up: nothing is lost. */
+	n = write(chld_wr, "", 1);
+	(void)n;
+	errno = err;
+}
+
+/* The self-pipe, made once per process. Return: 0, or -1 with errno. */
+static int chld_setup(void)
+{
+	struct sigaction sa = { .sa_handler = on_sigchld,
+				.sa_flags = SA_RESTART | SA_NOCLDSTOP };
+	int fds[2];
+
+	if (chld_rd >= 0)
+		return 0;
+	if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) < 0)
+		return -1;
+	chld_rd = fds[0];
+	chld_wr = fds[1];
+	sigemptyset(&sa.sa_mask);
+	return sigaction(SIGCHLD, &sa, NULL);
+}
+
+/*
+ * A forked copy shares its parent's self-pipe, and each would eat the
+ * other's wake-ups: the copy makes its own.
+ */
+static void chld_renew(void)
+{
+	int wr = chld_wr;
+
+	chld_wr = -1;
+	close(wr);
+	close(chld_rd);
+	chld_rd = -1;
+	chld_setup();
+}
+
+/*
+ * Sleeps until a child may have ended, @fd (if not -1) is readable, or
+ * @deadline (0: none) passes. Async-signal-safe.
+ * Return: the events of @fd.
+ */
+static short chld_poll(int fd, double deadline)
+{
+	struct pollfd pfd[2] = { { .fd = chld_rd, .events = POLLIN },
+				 { .fd = fd, .events = POLLIN } };
+	char drain[64];
+	int ms = -1;
+
+	if (deadline) {
+		double left = deadline - now_seconds();
+
+		/* Rounded up, so that it does not wake just before */
+		ms = left <= 0 ? 0 : left > 86400 ? 86400000 :
+		     (int)(left * 1000) + 1;
+	}
+	if (poll(pfd, 2, ms) < 0)
+		pfd[1].revents = 0;
+	while (read(chld_rd, drain, sizeof(drain)) > 0)
+		;
+	return pfd[1].revents;
 }
 
 /*
@@ -68,17 +184,10 @@ static void sleep_ms(long ms)
 static void on_signal(int sig)
 {
 	double deadline = now_seconds() + 2 * TERM_GRACE;
-	int alive;
 
 	live_kill_all(SIGTERM);
-	do {
-		alive = 0;
-		for (int i = 0; i < MAX_LIVE; i++)
-			if (live[i] > 0 && !waitpid(live[i], NULL, WNOHANG))
-				alive = 1;
-		if (alive)
-			sleep_ms(10);
-	} while (alive && now_seconds() < deadline);
+	while (live_running() && now_seconds() < deadline)
+		chld_poll(-1, deadline);
 	live_kill_all(SIGKILL);
 	file_write_atomic_abort();
 	signal(sig, SIG_DFL);
@@ -118,26 +227,130 @@ static int fd_above_stdio(int fd)
 }
 
 /*
- * Runs in the child between fork and exec: only async-signal-safe calls.
- * @out_fd, if not -1, is its stdout instead of @p->out_path.
+ * What the child runs, made before the fork (as git's prepare_cmd()), so
+ * that between fork and exec it calls nothing that may allocate.
  */
-static void child_exec(const struct proc *p, int out_fd, int errpipe)
+struct exec_plan {
+	char *path;		/* where argv[0] is */
+	const char **envp;	/* environ with proc.env applied (the
+				 * strings are borrowed) */
+	const char **sh_argv;	/* "sh PATH ARGS...", for a script without
+				 * "#!", as execvp() runs it */
+};
+
+/* environ with @env applied in order: "NAME=value" sets, "NAME" unsets. */
+static const char **env_build(const char *const *env)
+{
+	size_t n = 0, len = 0;
+	const char **v;
+
+	for (char **e = environ; *e; e++)
+		n++;
+	for (const char *const *e = env; e && *e; e++)
+		n++;
+	v = xmalloc((n + 1) * sizeof(*v));
+	for (char **e = environ; *e; e++)
+		v[len++] = *e;
+	for (const char *const *e = env; e && *e; e++) {
+		size_t name = strcspn(*e, "="), kept = 0;
+
+		for (size_t i = 0; i < len; i++)
+			if (strncmp(v[i], *e, name) || v[i][name] != '=')
+				v[kept++] = v[i];
+		len = kept;
+		if ((*e)[name])
+			v[len++] = *e;
+	}
+	v[len] = NULL;
+	return v;
+}
+
+/*
+ * @name looked up as execvp() would in the child: in the PATH of @envp, a
+ * relative directory taken from @dir when the child changes to it.
+ * Return: malloc'd, or NULL with errno set.
+ */
+static char *path_lookup(const char *name, const char **envp,
+			 const char *dir)
+{
+	const char *path = "/bin:/usr/bin", *p, *end;
+	int denied = 0;
+
+	if (strchr(name, '/'))
+		return xstrdup(name);
+	for (const char **e = envp; *e; e++)
+		if (!strncmp(*e, "PATH=", 5))
+			path = *e + 5;
+	for (p = path; *name; p = end + 1) {
+		struct stat st;
+		char *cand, *from_here;
+
+		end = strchrnul(p, ':');
+		/* An empty entry is the current directory. */
+		cand = end > p ? xstrfmt("%.*s/%s", (int)(end - p), p, name) :
+				 xstrdup(name);
+		from_here = dir && *cand != '/' ? xstrfmt("%s/%s", dir, cand) :
+						  xstrdup(cand);
+		if (!stat(from_here, &st) && S_ISREG(st.st_mode)) {
+			if (!access(from_here, X_OK)) {
+				free(from_here);
+				return cand;
+			}
+			denied = 1;
+		}
+		free(from_here);
+		free(cand);
+		if (!*end)
+			break;
+	}
+	errno = denied ? EACCES : ENOENT;
+	return NULL;
+}
+
+static void plan_release(struct exec_plan *plan)
+{
+	free(plan->path);
+	free(plan->envp);
+	free(plan->sh_argv);
+}
+
+/* Return: 0, or -1 with errno set (the command is not found). */
+static int plan_make(struct exec_plan *plan, const struct proc *p)
+{
+	size_t n = 0;
+	int err;
+
+	plan->envp = env_build(p->env);
+	plan->path = path_lookup(p->argv[0], plan->envp, p->dir);
+	while (p->argv[n])
+		n++;
+	plan->sh_argv = xmalloc((n + 2) * sizeof(*plan->sh_argv));
+	plan->sh_argv[0] = "/bin/sh";
+	plan->sh_argv[1] = plan->path;
+	memcpy(plan->sh_argv + 2, p->argv + 1, n * sizeof(*p->argv));
+	if (plan->path)
+		return 0;
+	err = errno;
+	plan_release(plan);
+	errno = err;
+	return -1;
+}
+
+/*
+ * Runs in the child between fork and exec: only async-signal-safe calls.
+ * Its stdout is @out_fd, if not -1.
+ */
+static void child_exec(const struct proc *p, const struct exec_plan *plan,
+		       const sigset_t *mask, int out_fd, int errpipe)
 {
 	int fd, err;
 
-	setpgid(0, 0);
+	/* Ours would stop the parent's children: the defaults, then. */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
+	sigprocmask(SIG_SETMASK, mask, NULL);
 	errpipe = fd_above_stdio(errpipe);
-	if (out_fd < 0 && p->out_path) {
-		int flags = O_WRONLY | O_CREAT |
-			    (p->out_append ? O_APPEND : O_TRUNC);
-
-		out_fd = open(p->out_path, flags, 0644);
-		if (out_fd < 0)
-			goto fail;
-	}
 	out_fd = fd_above_stdio(out_fd);
 	fd = fd_above_stdio(open("/dev/null", O_RDWR));
 	if (fd >= 0) {
@@ -154,14 +367,10 @@ static void child_exec(const struct proc *p, int out_fd, int errpipe)
 	}
 	if (p->dir && chdir(p->dir) < 0)
 		goto fail;
-	/* "NAME=value" sets, a bare "NAME" unsets. */
-	for (const char *const *e = p->env; e && *e; e++) {
-		if (strchr(*e, '='))
-			putenv((char *)*e);
-		else
-			unsetenv(*e);
-	}
-	execvp(p->argv[0], (char *const *)p->argv);
+	execve(plan->path, (char *const *)p->argv, (char *const *)plan->envp);
+	if (errno == ENOEXEC)
+		execve(plan->sh_argv[0], (char *const *)plan->sh_argv,
+		       (char *const *)plan->envp);
 fail:
 	err = errno;
 	if (write(errpipe, &err, sizeof(err)) < 0)
@@ -169,36 +378,108 @@ fail:
 	_exit(127);
 }
 
+/* What proc_capture() collects, through a non-blocking pipe. */
+struct capture {
+	int fd;
+	int eof;
+	char *buf;
+	size_t size, len;	/* len < size: room for the NUL */
+};
+
+/*
+ * One read of the pipe. Output past the buffer is dropped if @drop (the
+ * child must not block on a full pipe), else left. Return: bytes read, 0
+ * at end of file (and ->eof set), -1 for none yet.
+ */
+static ssize_t capture_read(struct capture *cap, int drop)
+{
+	size_t room = cap->size - 1 - cap->len;
+	char scrap[4096];
+	ssize_t n;
+
+	if (!room && !drop)
+		return -1;
+	if (room)
+		n = read(cap->fd, cap->buf + cap->len, room);
+	else
+		n = read(cap->fd, scrap, sizeof(scrap));
+	if (n > 0 && room)
+		cap->len += n;
+	if (n < 0 && errno != EAGAIN && errno != EINTR)
+		n = 0;
+	if (!n)
+		cap->eof = 1;
+	return n;
+}
+
+/*
+ * Reaps @pid, reading @cap meanwhile if not NULL, until @deadline (0:
+ * none). Return: 0 when reaped, -1 when the deadline came first.
+ */
+static int child_reap(pid_t pid, int *wstatus, double deadline,
+		      struct capture *cap)
+{
+	for (;;) {
+		pid_t r = waitpid(pid, wstatus, WNOHANG);
+
+		if (r == pid || (r < 0 && errno != EINTR))
+			return 0;
+		if (deadline && now_seconds() >= deadline)
+			return -1;
+		if (chld_poll(cap && !cap->eof ? cap->fd : -1, deadline))
+			capture_read(cap, 1);
+	}
+}
+
 /* Ends the whole group: SIGTERM, a grace period, then SIGKILL. */
 static void group_stop(pid_t pid, int *wstatus)
 {
-	double deadline = now_seconds() + TERM_GRACE;
-
 	kill(-pid, SIGTERM);
-	while (waitpid(pid, wstatus, WNOHANG) == 0) {
-		if (now_seconds() > deadline) {
-			kill(-pid, SIGKILL);
-			waitpid(pid, wstatus, 0);
-			break;
-		}
-		sleep_ms(10);
+	if (child_reap(pid, wstatus, now_seconds() + TERM_GRACE, NULL)) {
+		kill(-pid, SIGKILL);
+		while (waitpid(pid, wstatus, 0) < 0 && errno == EINTR)
+			;
 	}
+}
+
+/*
+ * fork() with the child's group in live[] before a signal can come. The
+ * child returns in its own group with SIGINT, SIGTERM and SIGHUP still
+ * blocked: *@old is the mask to restore.
+ */
+static pid_t live_fork(sigset_t *old)
+{
+	pid_t pid;
+
+	live_lock(old);
+	live_reserve();
+	pid = fork();
+	if (pid == 0) {
+		setpgid(0, 0);
+		return 0;
+	}
+	if (pid > 0) {
+		setpgid(pid, pid);
+		live_add(pid);
+	}
+	live_unlock(old);
+	return pid;
 }
 
 pid_t proc_fork(void)
 {
+	sigset_t old;
 	pid_t pid;
 
+	if (chld_setup())
+		return -1;
 	fflush(NULL);
-	pid = fork();
+	pid = live_fork(&old);
 	if (pid == 0) {
 		/* The parent's other children are the parent's to stop. */
-		for (int i = 0; i < MAX_LIVE; i++)
-			live[i] = 0;
-		setpgid(0, 0);
-	} else if (pid > 0) {
-		setpgid(pid, pid);
-		live_add(pid);
+		nlive = 0;
+		chld_renew();
+		live_unlock(&old);
 	}
 	return pid;
 }
@@ -218,42 +499,38 @@ pid_t proc_wait_any(void)
 }
 
 /*
- * Forks and execs @p's child, stdout to @out_fd if not -1. SIGINT, SIGTERM
- * and SIGHUP wait until the child is in live[]: its group is then killed
- * with ours, never left behind. Return: 0, or -1 with errno in *@code.
+ * Forks and execs @p's child, stdout to @out_fd if not -1.
+ * Return: 0, or -1 with errno in *@code.
  */
 static int proc_start(struct proc *p, int out_fd, int *code)
 {
-	sigset_t stop, old;
-	int errpipe[2], err = 0;
+	struct exec_plan plan;
+	int errpipe[2], own_out = -1, err;
+	sigset_t old;
 	ssize_t n;
-	pid_t pid;
+	pid_t pid = -1;
 
-	if (pipe2(errpipe, O_CLOEXEC) < 0) {
-		*code = errno;
-		return -1;
-	}
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGTERM);
-	sigaddset(&stop, SIGHUP);
-	sigprocmask(SIG_BLOCK, &stop, &old);
-	pid = fork();
-	if (pid == 0) {
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		child_exec(p, out_fd, errpipe[1]);
-	}
-	if (pid > 0) {
-		setpgid(pid, pid);
-		live_add(pid);
-	}
+	if (chld_setup() || plan_make(&plan, p))
+		goto fail;
+	if (pipe2(errpipe, O_CLOEXEC) < 0)
+		goto fail_release_plan;
+	if (out_fd < 0 && p->out_path)
+		out_fd = own_out = open(p->out_path, O_WRONLY | O_CREAT |
+					O_CLOEXEC | (p->out_append ?
+					O_APPEND : O_TRUNC), 0644);
+	if (out_fd >= 0 || !p->out_path)
+		pid = live_fork(&old);
+	if (pid == 0)
+		child_exec(p, &plan, &old, out_fd, errpipe[1]);
 	err = errno;
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (own_out >= 0)
+		close(own_out);
 	close(errpipe[1]);
+	plan_release(&plan);
 	if (pid < 0) {
 		close(errpipe[0]);
-		*code = err;
-		return -1;
+		errno = err;
+		goto fail;
 	}
 	p->pid = pid;
 	n = read(errpipe[0], &err, sizeof(err));
@@ -261,43 +538,15 @@ static int proc_start(struct proc *p, int out_fd, int *code)
 	if (n == sizeof(err)) {
 		waitpid(pid, NULL, 0);
 		live_del(pid);
-		*code = err;
-		return -1;
+		errno = err;
+		goto fail;
 	}
 	return 0;
-}
-
-/* What proc_capture() collects, through a non-blocking pipe. */
-struct capture {
-	int fd;
-	char *buf;
-	size_t size, len;	/* len < size: room for the NUL */
-};
-
-/*
- * One read of the pipe, after waiting up to @ms for it. Output past the
- * buffer is dropped if @drop (the child must not block on a full pipe),
- * else left. Return: bytes read, 0 at end of file, -1 for none yet.
- */
-static ssize_t capture_read(struct capture *cap, int ms, int drop)
-{
-	struct pollfd pfd = { .fd = cap->fd, .events = POLLIN };
-	size_t room = cap->size - 1 - cap->len;
-	char scrap[4096];
-	ssize_t n;
-
-	if (!room && !drop)
-		return -1;
-	poll(&pfd, 1, ms);
-	if (room)
-		n = read(cap->fd, cap->buf + cap->len, room);
-	else
-		n = read(cap->fd, scrap, sizeof(scrap));
-	if (n > 0 && room)
-		cap->len += n;
-	if (n < 0 && errno != EAGAIN && errno != EINTR)
-		return 0;
-	return n;
+fail_release_plan:
+	plan_release(&plan);
+fail:
+	*code = errno;
+	return -1;
 }
 
 /*
@@ -309,33 +558,21 @@ static enum proc_status proc_wait(struct proc *p, struct capture *cap,
 				  int *code)
 {
 	double deadline = p->timeout > 0 ? now_seconds() + p->timeout : 0;
-	int poll_wait = deadline || cap, wstatus = 0, reading = !!cap;
+	int wstatus = 0;
 	pid_t pid = p->pid;
 
-	for (;;) {
-		pid_t r = waitpid(pid, &wstatus, poll_wait ? WNOHANG : 0);
-
-		if (r == pid)
-			break;
-		if (r < 0 && errno != EINTR)
-			break;
-		if (deadline && now_seconds() > deadline) {
-			group_stop(pid, &wstatus);
-			kill(-pid, SIGKILL);
-			live_del(pid);
-			*code = 0;
-			return PROC_TIMEOUT;
-		}
-		if (reading)
-			reading = capture_read(cap, 20, 1) != 0;
-		else if (poll_wait)
-			sleep_ms(20);
+	if (child_reap(pid, &wstatus, deadline, cap)) {
+		group_stop(pid, &wstatus);
+		kill(-pid, SIGKILL);
+		live_del(pid);
+		*code = 0;
+		return PROC_TIMEOUT;
 	}
 	kill(-pid, SIGKILL);
 	live_del(pid);
 	/* What is left in the pipe, up to a full buffer: a writer outside
 	 * the group could go on for ever. */
-	while (reading && capture_read(cap, 0, 0) > 0)
+	while (cap && !cap->eof && capture_read(cap, 0) > 0)
 		;
 	if (WIFSIGNALED(wstatus)) {
 		*code = WTERMSIG(wstatus);

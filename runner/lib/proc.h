@@ -4,6 +4,11 @@
  * shell string), own process group, a CLOCK_MONOTONIC deadline, SIGTERM
  * then SIGKILL to the group, and every live child killed on SIGINT,
  * SIGTERM or exit.
+ *
+ * The child's path and environment are made before fork(), so that it
+ * only calls execve(); there is no limit on live children; a wait sleeps
+ * in poll() on a pipe that a SIGCHLD handler writes, with the deadline as
+ * its timeout.
  */
 #ifndef SYSFARM_PROC_H
 #define SYSFARM_PROC_H
@@ -13,8 +18,10 @@
 #include "lib/util.h"
 
 struct proc {
-	const char *const *argv;	/* argv[0] is looked up in PATH */
-	const char *const *env;		/* "NAME=value" set, "NAME" unset */
+	const char *const *argv;	/* argv[0] is looked up in PATH, as
+					 * @env leaves it */
+	const char *const *env;		/* "NAME=value" set, "NAME" unset,
+					 * in order, over our environment */
 	const char *dir;		/* chdir here first, or NULL */
 	const char *out_path;		/* stdout (and stderr) to this file */
 	int out_append;			/* append instead of truncate */
