@@ -16,6 +16,23 @@
 /* dpkg -S reads every package's file list: seconds on a large system. */
 #define DPKG_TIMEOUT 60.0
 
+/* A patch's Subject: line without its "[PATCH n/m] " tag, malloc'd. */
+static char *patch_subject(const char *patch)
+{
+	char *text = file_read(patch, NULL), *s, *subject;
+
+	s = text ? strstr(text, "\nSubject: ") : NULL;
+	if (s) {
+		s += 10;
+		s[strcspn(s, "\n")] = '\0';
+		if (*s == '[' && strchr(s, ']'))
+			s = strchr(s, ']') + 1 + (strchr(s, ']')[1] == ' ');
+	}
+	subject = xstrdup(s ? s : "");
+	free(text);
+	return subject;
+}
+
 int series_read(const char *series, struct strv *patches,
 		struct strv *subjects, struct sf_err *err)
 {
@@ -73,19 +90,10 @@ int series_read(const char *series, struct strv *patches,
 		}
 		strv_push(patches, rp);
 		if (subjects) {
-			char *text = file_read(rp, NULL), *s, *e;
+			char *subject = patch_subject(rp);
 
-			s = text ? strstr(text, "\nSubject: ") : NULL;
-			if (s) {
-				s += 10;
-				e = s + strcspn(s, "\n");
-				*e = '\0';
-				if (*s == '[' && strchr(s, ']'))
-					s = strchr(s, ']') + 1 +
-					    (strchr(s, ']')[1] == ' ');
-			}
-			strv_push(subjects, s ? s : "");
-			free(text);
+			strv_push(subjects, subject);
+			free(subject);
 		}
 		free(rp);
 	}
@@ -331,45 +339,64 @@ static char *package_version(const char *tarball)
 	return xstrfmt("%s %s", pkg, ver);
 }
 
-int source_prepare(struct source *src, const char *build,
-		   const char *tarball, const char *series,
-		   struct sf_err *err)
+/* The files of one source_prepare(), all under the build directory. */
+struct prep_paths {
+	const char *build;
+	char *src;		/* the tree kbuild builds */
+	char *state;		/* what src holds, see state_save() */
+	char *scratch;		/* where the series is applied */
+	char *last;		/* the source version it last applied on */
+	char *log;		/* patch(1)'s output */
+};
+
+static void prep_paths_init(struct prep_paths *pp, const char *build)
 {
-	struct strv patches = STRV_INIT, touched = STRV_INIT, all = STRV_INIT;
-	char *srcdir = xstrfmt("%s/src", build);
-	char *state_path = xstrfmt("%s/%s", srcdir, STATE_NAME);
-	char *scratch = xstrfmt("%s/src.scratch", build);
-	char *last_path = xstrfmt("%s/series-applied-on", build);
-	char *log = xstrfmt("%s/patch.log", build);
+	pp->build = build;
+	pp->src = xstrfmt("%s/src", build);
+	pp->state = xstrfmt("%s/%s", pp->src, STATE_NAME);
+	pp->scratch = xstrfmt("%s/src.scratch", build);
+	pp->last = xstrfmt("%s/series-applied-on", build);
+	pp->log = xstrfmt("%s/patch.log", build);
+}
+
+static void prep_paths_release(struct prep_paths *pp)
+{
+	free(pp->src);
+	free(pp->state);
+	free(pp->scratch);
+	free(pp->last);
+	free(pp->log);
+}
+
+/*
+ * The ids of the tree to make, before anything is extracted: the
+ * tarball's (size and mtime), the series' (each patch's name and
+ * content), and both together, which says whether build/src holds it.
+ * @patches gets the series' patches. Return: 0; -2 for a bad series, -1
+ * for an unreadable tarball or patch.
+ */
+static int source_ids(struct source *src, const char *tarball,
+		      const char *series, struct strv *patches,
+		      struct sf_err *err)
+{
 	char tid[64], hex[17];
 	uint64_t h = HASH_INIT;
-	json_t *st, *arr, *v;
 	struct stat tst;
-	size_t i;
-	int ret = -1;
 
-	src->dir = xstrdup(srcdir);
-	src->version = package_version(tarball);
-	if (stat(tarball, &tst) < 0) {
-		err_set(err, "no kernel source '%s' (run 'make deps')",
-			tarball);
-		goto out;
-	}
+	if (stat(tarball, &tst) < 0)
+		return err_set(err, "no kernel source '%s' (run 'make deps')",
+			       tarball);
 	snprintf(tid, sizeof(tid), "%lld:%lld", (long long)tst.st_size,
 		 (long long)tst.st_mtime);
-	if (series_read(series, &patches, NULL, err)) {
-		ret = -2;
-		goto out;
-	}
-	for (i = 0; i < patches.n; i++) {
-		const char *base = strrchr(patches.v[i], '/') + 1;
+	if (series_read(series, patches, NULL, err))
+		return -2;
+	for (size_t i = 0; i < patches->n; i++) {
+		const char *base = strrchr(patches->v[i], '/') + 1;
 
 		h = hash_str(h, base);
-		if (hash_file(&h, patches.v[i])) {
-			err_set(err, "%s: cannot read: %s", patches.v[i],
-				strerror(errno));
-			goto out;
-		}
+		if (hash_file(&h, patches->v[i]))
+			return err_set(err, "%s: cannot read: %s",
+				       patches->v[i], strerror(errno));
 	}
 	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)h);
 	src->series_hash = xstrdup(hex);
@@ -377,93 +404,131 @@ int source_prepare(struct source *src, const char *build,
 	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)h);
 	src->content_id = xstrdup(hex);
 	src->tarball_id = xstrdup(tid);
+	return 0;
+}
 
-	st = state_load(state_path);
-	if (!st || strcmp(state_str(st, "tarball"), tid)) {
-		json_decref(st);
-		if (extract(build, tarball, err))
-			goto out;
-		st = json_pack("{s:s, s:s, s:[]}", "tarball", tid,
-			       "series", "", "touched");
-	}
-	if (!src->version) {
-		char *tv = tree_version(srcdir);
+/*
+ * The state of build/src, extracting the tarball afresh when the tree is
+ * missing or from another tarball. Return: the state, or NULL with @err.
+ */
+static json_t *state_get(const struct prep_paths *pp, const char *tarball,
+			 const char *tarball_id, struct sf_err *err)
+{
+	json_t *st = state_load(pp->state);
 
-		src->version = xstrfmt("%s %s (no dpkg package owns it)",
-				       tarball, tv ? tv : "(no version)");
-		free(tv);
-	}
-	if (!strcmp(state_str(st, "series"), hex)) {
-		json_decref(st);
-		ret = 0;
-		goto out;
-	}
+	if (st && !strcmp(state_str(st, "tarball"), tarball_id))
+		return st;
+	json_decref(st);
+	if (extract(pp->build, tarball, err))
+		return NULL;
+	return json_pack("{s:s, s:s, s:[]}", "tarball", tarball_id, "series",
+			 "", "touched");
+}
 
-	for (i = 0; i < patches.n; i++)
-		patch_files(patches.v[i], &touched);
+/* For a tarball that no dpkg package owns: its name, the tree's version. */
+static char *tarball_version(const char *tarball, const char *srcdir)
+{
+	char *tv = tree_version(srcdir);
+	char *version = xstrfmt("%s %s (no dpkg package owns it)", tarball,
+				tv ? tv : "(no version)");
+
+	free(tv);
+	return version;
+}
+
+/*
+ * @all: every file that this or an earlier series touched, from the
+ * state and @patches. The first time a file is touched, what build/src
+ * has is pristine: it is saved under build/pristine.
+ */
+static int pristine_record(const struct prep_paths *pp,
+			   const struct strv *patches, json_t *st,
+			   struct strv *all, struct sf_err *err)
+{
+	struct strv touched = STRV_INIT;
+	size_t i;
+	json_t *v;
+	int ret = 0;
+
+	for (i = 0; i < patches->n; i++)
+		patch_files(patches->v[i], &touched);
 	json_array_foreach(json_object_get(st, "touched"), i, v)
-		strv_push(&all, json_string_value(v));
-	/* First time a file is touched: what is there now is pristine. */
-	for (i = 0; i < touched.n; i++) {
+		strv_push(all, json_string_value(v));
+	for (i = 0; i < touched.n && !ret; i++) {
 		char *from, *to;
 
-		if (strv_has(&all, touched.v[i]))
+		if (strv_has(all, touched.v[i]))
 			continue;
-		strv_push(&all, touched.v[i]);
-		from = xstrfmt("%s/%s", srcdir, touched.v[i]);
-		to = xstrfmt("%s/pristine/%s", build, touched.v[i]);
-		if (path_exists(from) && copy_file(from, to)) {
-			err_set(err, "cannot save '%s': %s", to,
-				strerror(errno));
-			free(from);
-			free(to);
-			goto out_state;
-		}
+		strv_push(all, touched.v[i]);
+		from = xstrfmt("%s/%s", pp->src, touched.v[i]);
+		to = xstrfmt("%s/pristine/%s", pp->build, touched.v[i]);
+		if (path_exists(from) && copy_file(from, to))
+			ret = err_set(err, "cannot save '%s': %s", to,
+				      strerror(errno));
 		free(from);
 		free(to);
 	}
+	strv_release(&touched);
+	return ret;
+}
 
-	if (rm_rf(scratch) || mkdir_p(scratch)) {
-		err_set(err, "cannot create '%s': %s", scratch,
-			strerror(errno));
-		goto out_state;
-	}
-	for (i = 0; i < all.n; i++) {
-		char *from = xstrfmt("%s/pristine/%s", build, all.v[i]);
-		char *to = xstrfmt("%s/%s", scratch, all.v[i]);
+/* What a failed patch is told about the source it did not apply to. */
+static void apply_context(const struct prep_paths *pp, const char *version,
+			  struct sf_err *err)
+{
+	char *last = file_read(pp->last, NULL);
+	size_t n = strlen(err->msg);
+
+	if (last && strcmp(last, version))
+		snprintf(err->msg + n, sizeof(err->msg) - n,
+			 " (the series last applied on %s; the source is now %s)",
+			 last, version);
+	else
+		snprintf(err->msg + n, sizeof(err->msg) - n, " (source %s)",
+			 version);
+	free(last);
+}
+
+/*
+ * The series applied in a scratch tree of the pristine copies of @all,
+ * so that a patch that does not apply leaves build/src as it was.
+ */
+static int scratch_apply(const struct prep_paths *pp, const struct strv *all,
+			 const struct strv *patches, const char *version,
+			 struct sf_err *err)
+{
+	if (rm_rf(pp->scratch) || mkdir_p(pp->scratch))
+		return err_set(err, "cannot create '%s': %s", pp->scratch,
+			       strerror(errno));
+	for (size_t i = 0; i < all->n; i++) {
+		char *from = xstrfmt("%s/pristine/%s", pp->build, all->v[i]);
+		char *to = xstrfmt("%s/%s", pp->scratch, all->v[i]);
 		int bad = path_exists(from) && copy_file(from, to);
 
 		free(from);
 		free(to);
-		if (bad) {
-			err_set(err, "cannot copy into '%s': %s", scratch,
-				strerror(errno));
-			goto out_state;
-		}
+		if (bad)
+			return err_set(err, "cannot copy into '%s': %s",
+				       pp->scratch, strerror(errno));
 	}
-	if (apply_series(scratch, &patches, log, err)) {
-		char *last = file_read(last_path, NULL);
-
-		if (last && strcmp(last, src->version)) {
-			size_t n = strlen(err->msg);
-
-			snprintf(err->msg + n, sizeof(err->msg) - n,
-				 " (the series last applied on %s; the source is now %s)",
-				 last, src->version);
-		} else {
-			size_t n = strlen(err->msg);
-
-			snprintf(err->msg + n, sizeof(err->msg) - n,
-				 " (source %s)", src->version);
-		}
-		free(last);
-		goto out_state;
+	if (apply_series(pp->scratch, patches, pp->log, err)) {
+		apply_context(pp, version, err);
+		return -1;
 	}
+	return 0;
+}
 
-	/* Rewrite only what differs: unchanged files keep their mtime. */
-	for (i = 0; i < all.n; i++) {
-		char *from = xstrfmt("%s/%s", scratch, all.v[i]);
-		char *to = xstrfmt("%s/%s", srcdir, all.v[i]);
+/*
+ * build/src made like the scratch tree in the files of @all. Only what
+ * differs is rewritten: unchanged files keep their mtime, and kbuild
+ * rebuilds only what the series changes.
+ */
+static int tree_sync(const struct prep_paths *pp, const struct strv *all,
+		     struct sf_err *err)
+{
+	for (size_t i = 0; i < all->n; i++) {
+		char *from = xstrfmt("%s/%s", pp->scratch, all->v[i]);
+		char *to = xstrfmt("%s/%s", pp->src, all->v[i]);
 		int bad = 0;
 
 		if (!same_content(from, to)) {
@@ -474,43 +539,77 @@ int source_prepare(struct source *src, const char *build,
 		}
 		free(from);
 		free(to);
-		if (bad) {
-			err_set(err, "cannot update '%s': %s", srcdir,
-				strerror(errno));
-			goto out_state;
-		}
+		if (bad)
+			return err_set(err, "cannot update '%s': %s", pp->src,
+				       strerror(errno));
 	}
-	arr = json_array();
-	for (i = 0; i < all.n; i++)
-		json_array_append_new(arr, json_string(all.v[i]));
-	json_object_set_new(st, "touched", arr);
-	json_object_set_new(st, "series", json_string(hex));
-	{
-		char *text = json_dumps(st, JSON_INDENT(1) | JSON_SORT_KEYS);
+	return 0;
+}
 
-		if (!text || file_write_atomic(state_path, text, strlen(text)) ||
-		    file_write_atomic(last_path, src->version,
-				      strlen(src->version))) {
-			err_set(err, "cannot write '%s': %s", state_path,
-				strerror(errno));
-			free(text);
-			goto out_state;
-		}
-		free(text);
+/*
+ * The state of build/src written: its tarball, the content id of its
+ * series ("series") and every file a series touched; and beside it the
+ * source version the series applied on, for the next failure to quote.
+ */
+static int state_save(const struct prep_paths *pp, json_t *st,
+		      const struct strv *all, const struct source *src,
+		      struct sf_err *err)
+{
+	json_t *arr = json_array();
+	char *text;
+	int ret = 0;
+
+	for (size_t i = 0; i < all->n; i++)
+		json_array_append_new(arr, json_string(all->v[i]));
+	json_object_set_new(st, "touched", arr);
+	json_object_set_new(st, "series", json_string(src->content_id));
+	text = json_dumps(st, JSON_INDENT(1) | JSON_SORT_KEYS);
+	if (!text || file_write_atomic(pp->state, text, strlen(text)) ||
+	    file_write_atomic(pp->last, src->version, strlen(src->version)))
+		ret = err_set(err, "cannot write '%s': %s", pp->state,
+			      strerror(errno));
+	free(text);
+	return ret;
+}
+
+int source_prepare(struct source *src, const char *build,
+		   const char *tarball, const char *series,
+		   struct sf_err *err)
+{
+	struct strv patches = STRV_INIT, all = STRV_INIT;
+	struct prep_paths pp;
+	json_t *st;
+	int ret;
+
+	prep_paths_init(&pp, build);
+	src->dir = xstrdup(pp.src);
+	src->version = package_version(tarball);
+	ret = source_ids(src, tarball, series, &patches, err);
+	if (ret)
+		goto out;
+	ret = -1;
+	st = state_get(&pp, tarball, src->tarball_id, err);
+	if (!st)
+		goto out;
+	if (!src->version)
+		src->version = tarball_version(tarball, pp.src);
+	/* build/src holds this series on this tarball already */
+	if (!strcmp(state_str(st, "series"), src->content_id)) {
+		ret = 0;
+		goto out_state;
 	}
-	rm_rf(scratch);
+	if (pristine_record(&pp, &patches, st, &all, err) ||
+	    scratch_apply(&pp, &all, &patches, src->version, err) ||
+	    tree_sync(&pp, &all, err) || state_save(&pp, st, &all, src, err))
+		goto out_state;
+	rm_rf(pp.scratch);
 	ret = 0;
 out_state:
 	json_decref(st);
 out:
 	strv_release(&patches);
-	strv_release(&touched);
 	strv_release(&all);
-	free(srcdir);
-	free(state_path);
-	free(scratch);
-	free(last_path);
-	free(log);
+	prep_paths_release(&pp);
 	return ret;
 }
 
