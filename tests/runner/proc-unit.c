@@ -2,8 +2,6 @@
 /* Unit tests, TAP: runner/lib/proc.c's environment, deadlines and cleanup. */
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,26 +12,12 @@
 #include <unistd.h>
 
 #include "lib/proc.h"
+#include "tests/tap.h"
 
 /* More than the 16 slots the table once had. */
 #define MANY 40
 
-static unsigned int tap_count, tap_failed;
 static char dir[] = "/tmp/proc-unit.XXXXXX";
-
-static void __attribute__((format(printf, 2, 3)))
-ok(bool pass, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %u - ", pass ? "" : "not ", ++tap_count);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-	tap_failed += !pass;
-}
 
 /* @name in the scratch directory, executable, holding @text. */
 static char *script(const char *name, const char *text)
@@ -220,8 +204,6 @@ static void test_cleanup(void)
 
 int main(void)
 {
-	char *rm;
-
 	if (!mkdtemp(dir))
 		return 1;
 	/* Orphans come to us: what a test leaves behind is seen, and reaped */
@@ -230,9 +212,6 @@ int main(void)
 	test_path();
 	test_status();
 	test_cleanup();
-	printf("1..%u\n", tap_count);
-	rm = xstrfmt("%s", dir);
-	rm_rf(rm);
-	free(rm);
-	return tap_failed ? 1 : 0;
+	rm_rf(dir);
+	return tap_done();
 }

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests, TAP: frame, crc32, UTF-8, base64, name keys, kmsg records. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,21 +9,7 @@
 #include "frame.h"
 #include "kmsg.h"
 #include "text.h"
-
-static unsigned int tap_count, tap_failed;
-
-static void __attribute__((format(printf, 2, 3)))
-ok(bool pass, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %u - ", pass ? "" : "not ", ++tap_count);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	tap_failed += !pass;
-}
+#include "../tap.h"
 
 static const char payload[] = "{\n  \"format\": 1\n}\n";
 
@@ -305,6 +290,5 @@ int main(void)
 	test_name();
 	test_kmsg();
 	test_errno_name();
-	printf("1..%u\n", tap_count);
-	return tap_failed ? 1 : 0;
+	return tap_done();
 }
