@@ -26,13 +26,14 @@ run() {
 }
 
 # no_process PATTERN: no process's command line matches (pgrep's output
-# shown otherwise).
+# shown otherwise). Patterns name $TOP: another checkout may run the same
+# kernels and QEMUs at the same time.
 no_process() {
 	! pgrep -af "$1"
 }
 
 no_qemu_left() {
-	no_process "qemu-system.*build/out/$1/"
+	no_process "qemu-system.*$TOP/build/out/$1/"
 }
 
 # wait_for PATTERN: until a process matches, at most 60 s.
@@ -125,9 +126,9 @@ for sig in INT:130 TERM:143; do
 	"$SYSFARM" check --append sysfarm.fault=hang x86_64-sysfs-off \
 		>/dev/null 2>&1 &
 	pid=$!
-	wait_for "qemu-system.*build/out/x86_64-sysfs-off/"
+	wait_for "qemu-system.*$TOP/build/out/x86_64-sysfs-off/"
 	check "SIG$sig: QEMU was running" \
-		pgrep -f "qemu-system.*build/out/x86_64-sysfs-off/"
+		pgrep -f "qemu-system.*$TOP/build/out/x86_64-sysfs-off/"
 	kill -"$sig" "$pid"
 	wait "$pid"
 	status=$?
@@ -146,22 +147,24 @@ KA=$("$SYSFARM" list | awk '$1 == "arm-sysfs-off" { print $2 }')
 "$SYSFARM" check --series tests/golden/abi-change/series x86_64-sysfs-off \
 	arm-sysfs-off >/dev/null 2>&1 &
 pid=$!
-wait_for "build/kernels/$K" && wait_for "build/kernels/$KA" && sleep 1
+wait_for "$TOP/build/kernels/$K" && wait_for "$TOP/build/kernels/$KA" &&
+	sleep 1
 check "SIGTERM during two builds: make was running for both" \
-	sh -c "pgrep -f 'build/kernels/$K' && pgrep -f 'build/kernels/$KA'"
+	sh -c "pgrep -f '$TOP/build/kernels/$K' &&
+	       pgrep -f '$TOP/build/kernels/$KA'"
 kill -TERM "$pid"
 wait "$pid"
 status=$?
 check "... sysfarm ends by SIGTERM (status $status)" test "$status" -eq 143
 check "... leaving no make, compiler or linker behind" \
-	no_process "build/kernels/($K|$KA)"
+	no_process "$TOP/build/kernels/($K|$KA)"
 "$SYSFARM" check x86_64-sysfs-off arm-sysfs-off >"$TMP/out" 2>&1
 check "... and the next check rebuilds and passes (status $?)" test $? -eq 0
 
 # Two sysfarm runs on one build directory: the second waits for the first.
 "$SYSFARM" check x86_64-sysfs-off >"$TMP/first" 2>&1 &
 pid=$!
-wait_for "qemu-system.*build/out/x86_64-sysfs-off/"
+wait_for "qemu-system.*$TOP/build/out/x86_64-sysfs-off/"
 "$SYSFARM" check x86_64-sysfs-off >"$TMP/second" 2>&1
 second=$?
 wait "$pid"
