@@ -375,14 +375,6 @@ static int node_is_file(json_t *node)
 	return type && !strcmp(type, "file");
 }
 
-static int strv_has(const struct strv *sv, const char *s)
-{
-	for (size_t i = 0; sv && i < sv->n; i++)
-		if (!strcmp(sv->v[i], s))
-			return 1;
-	return 0;
-}
-
 /* Does @r's condition hold in the directory @dir? */
 static int row_applies(const struct abi_row *r, json_t *dir,
 		       const struct strv *kconfig)

@@ -133,6 +133,14 @@ void strv_extend(struct strv *sv, const struct strv *from)
 		strv_push(sv, from->v[i]);
 }
 
+int strv_has(const struct strv *sv, const char *s)
+{
+	for (size_t i = 0; sv && i < sv->n; i++)
+		if (!strcmp(sv->v[i], s))
+			return 1;
+	return 0;
+}
+
 const char *const *strv_argv(struct strv *sv)
 {
 	static const char *const empty[] = { NULL };

@@ -52,6 +52,8 @@ void strv_push(struct strv *sv, const char *s);
 void strv_pushf(struct strv *sv, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void strv_extend(struct strv *sv, const struct strv *from);
+/* Does @sv (which may be NULL) hold @s? */
+int strv_has(const struct strv *sv, const char *s);
 /* The vector as argv: never NULL, always NULL-terminated. */
 const char *const *strv_argv(struct strv *sv);
 void strv_release(struct strv *sv);

@@ -172,14 +172,6 @@ static int same_content(const char *a, const char *b)
 	return same;
 }
 
-static int strv_has(const struct strv *sv, const char *s)
-{
-	for (size_t i = 0; i < sv->n; i++)
-		if (!strcmp(sv->v[i], s))
-			return 1;
-	return 0;
-}
-
 static int extract(const char *build, const char *tarball,
 		   struct sf_err *err)
 {
