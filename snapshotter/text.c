@@ -22,27 +22,36 @@ static size_t utf8_seq_len(unsigned char c)
 	return 0;
 }
 
-size_t utf8_check(const char *buf, size_t len)
+size_t utf8_next(const char *buf, size_t len, uint32_t *cp)
 {
 	const unsigned char *s = (const unsigned char *)buf;
-	size_t i = 0;
+	size_t n = utf8_seq_len(s[0]), k;
+	uint32_t c;
+
+	if (!n || n > len)
+		return 0;
+	c = n == 1 ? s[0] : s[0] & (0x7f >> n);
+	for (k = 1; k < n; k++) {
+		if ((s[k] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[k] & 0x3f);
+	}
+	/* 0xc0/0xc1 are refused above; these are the other overlongs */
+	if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) ||
+	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+		return 0;
+	*cp = c;
+	return n;
+}
+
+size_t utf8_check(const char *buf, size_t len)
+{
+	size_t i = 0, n;
+	uint32_t cp;
 
 	while (i < len) {
-		size_t n = utf8_seq_len(s[i]);
-		uint32_t cp;
-		size_t k;
-
-		if (!n || n > len - i)
-			return i;
-		cp = n == 1 ? s[i] : s[i] & (0x7f >> n);
-		for (k = 1; k < n; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return i;
-			cp = cp << 6 | (s[i + k] & 0x3f);
-		}
-		/* 0xc0/0xc1 are refused above; these are the other overlongs */
-		if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-		    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		n = utf8_next(buf + i, len - i, &cp);
+		if (!n)
 			return i;
 		i += n;
 	}

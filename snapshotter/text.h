@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /**
@@ -19,6 +20,19 @@
  * Return: @len if every byte is good, else the offset of the first bad one.
  */
 size_t utf8_check(const char *buf, size_t len);
+
+/**
+ * utf8_next() - decode the well-formed UTF-8 sequence @buf starts with
+ * @buf: bytes
+ * @len: number of bytes, at least 1
+ * @cp: set to the code point the sequence encodes
+ *
+ * Well-formed as for utf8_check(), a NUL byte included.
+ *
+ * Return: the length of the sequence (1 to 4), or 0 if @buf does not
+ * start with one.
+ */
+size_t utf8_next(const char *buf, size_t len, uint32_t *cp);
 
 /**
  * utf8_valid() - whether utf8_check() finds no bad byte

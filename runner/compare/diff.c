@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Structural diff of two snapshots, printed for people or as JSON. */
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compare/diff.h"
+#include "snapshotter/text.h"
 
 /* A growable string, NUL-terminated. */
 struct buf {
@@ -28,31 +30,8 @@ static void buf_str(struct buf *b, const char *s)
 	buf_add(b, s, strlen(s));
 }
 
-/* Length of the UTF-8 sequence at @s (at most @n bytes), 0 if invalid. */
-static size_t utf8_seq(const unsigned char *s, size_t n, unsigned int *cp)
-{
-	static const unsigned int min[] = { 0, 0, 0x80, 0x800, 0x10000 };
-	size_t len, i;
-
-	if (s[0] < 0xc2 || s[0] > 0xf4)
-		return 0;
-	len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
-	if (len > n)
-		return 0;
-	*cp = s[0] & (0x7f >> len);
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		*cp = *cp << 6 | (s[i] & 0x3f);
-	}
-	if (*cp < min[len] || *cp > 0x10ffff ||
-	    (*cp >= 0xd800 && *cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
 /* Code points that move or hide text on a terminal. */
-static int cp_unsafe(unsigned int cp)
+static int cp_unsafe(uint32_t cp)
 {
 	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x200e || cp == 0x200f ||
 		(cp >= 0x2028 && cp <= 0x202e) ||
@@ -67,8 +46,8 @@ static void buf_escaped(struct buf *b, const char *str, size_t len,
 	size_t i = 0;
 
 	while (i < len) {
-		unsigned int cp = 0;
-		size_t n = s[i] >= 0x80 ? utf8_seq(s + i, len - i, &cp) : 0;
+		uint32_t cp = 0;
+		size_t n = s[i] >= 0x80 ? utf8_next(str + i, len - i, &cp) : 0;
 
 		if (s[i] == '\n' || s[i] == '\t' || s[i] == '\r' ||
 		    s[i] == '\\' || (*quote && s[i] == *quote)) {
@@ -83,7 +62,8 @@ static void buf_escaped(struct buf *b, const char *str, size_t len,
 		} else if (n) {
 			if (cp_unsafe(cp))
 				buf_add(b, esc, snprintf(esc, sizeof(esc),
-							 "\\u%04x", cp));
+							 "\\u%04x",
+							 (unsigned int)cp));
 			else
 				buf_add(b, str + i, n);
 			i += n;
@@ -103,40 +83,6 @@ char *diff_quote(const char *s, size_t len)
 	buf_escaped(&b, s, len, "\"");
 	buf_str(&b, "\"");
 	return b.s;
-}
-
-static int b64_digit(char ch)
-{
-	if (ch >= 'A' && ch <= 'Z')
-		return ch - 'A';
-	if (ch >= 'a' && ch <= 'z')
-		return ch - 'a' + 26;
-	if (ch >= '0' && ch <= '9')
-		return ch - '0' + 52;
-	return ch == '+' ? 62 : ch == '/' ? 63 : -1;
-}
-
-/* Decodes checked base64 (snap_check() refused anything else). */
-static char *b64_decode(const char *in, size_t *len)
-{
-	size_t n = strlen(in), o = 0, i;
-	char *out = xmalloc(n / 4 * 3 + 1);
-	unsigned int acc = 0, bits = 0;
-
-	for (i = 0; i < n && in[i] != '='; i++) {
-		int d = b64_digit(in[i]);
-
-		if (d < 0)
-			continue;
-		acc = acc << 6 | (unsigned int)d;
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			out[o++] = (char)(acc >> bits & 0xff);
-		}
-	}
-	*len = o;
-	return out;
 }
 
 /*
@@ -162,7 +108,10 @@ static char *content_show(json_t *obj, const char *text_key,
 		v = json_object_get(obj, b64_key);
 		if (!v)
 			return NULL;
-		s = b64_decode(json_string_value(v), &len);
+		/* snap_check() refused what is not canonical base64 */
+		s = xmalloc(json_string_length(v) / 4 * 3 + 1);
+		len = base64_decode(s, json_string_value(v),
+				    json_string_length(v));
 		out = diff_quote(s, len);
 		free(s);
 	}

@@ -9,6 +9,7 @@
 #include "compare/snap.h"
 #include "lib/exitcode.h"
 #include "lib/verdict.h"
+#include "snapshotter/text.h"
 
 static enum verdict verdict_of(json_t *c)
 {
@@ -229,8 +230,11 @@ int report_tap(FILE *out, json_t *results)
 /* @s as XML character data (@attr: an attribute value, newlines kept). */
 static void xml_put(FILE *out, const char *s, int attr)
 {
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
+	size_t len = strlen(s);
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		uint32_t cp;
 
 		if (ch == '&')
 			fputs("&amp;", out);
@@ -246,11 +250,11 @@ static void xml_put(FILE *out, const char *s, int attr)
 			fputs("&#9;", out);
 		else if (ch < 0x20 && ch != '\n' && ch != '\t')
 			fprintf(out, "\\x%02x", ch);	/* not XML 1.0 */
-		else if (ch == 0xef && (unsigned char)s[1] == 0xbf &&
-			 ((unsigned char)s[2] & 0xfe) == 0xbe) {
+		else if (ch >= 0x80 && utf8_next(s + i, len - i, &cp) == 3 &&
+			 cp >= 0xfffe) {
 			/* U+FFFE/F: neither */
-			fprintf(out, "\\u%04x", 0xfffe | (s[2] & 1));
-			s += 2;
+			fprintf(out, "\\u%04x", (unsigned int)cp);
+			i += 2;
 		} else
 			fputc(ch, out);
 	}

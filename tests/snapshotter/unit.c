@@ -157,6 +157,34 @@ static void test_utf8(void)
 		   "utf8_check: %s", cases[i].what);
 }
 
+static void test_utf8_next(void)
+{
+	static const struct {
+		const char *s;
+		size_t len, n;
+		uint32_t cp;
+		const char *what;
+	} cases[] = {
+		{ "ab", 2, 1, 'a', "ASCII" },
+		{ "\xc2\x9b[", 3, 2, 0x9b, "C1 control U+009B" },
+		{ "\xe2\x80\xae", 3, 3, 0x202e, "U+202E" },
+		{ "\xef\xbf\xbf", 3, 3, 0xffff, "U+FFFF" },
+		{ "\xf4\x8f\xbf\xbf", 4, 4, 0x10ffff, "U+10FFFF" },
+		{ "\xe2\x82\xac", 2, 0, 0, "sequence cut short" },
+		{ "\xc0\xaf", 2, 0, 0, "overlong" },
+		{ "\0", 1, 0, 0, "NUL byte" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		uint32_t cp = 0;
+		size_t n = utf8_next(cases[i].s, cases[i].len, &cp);
+
+		ok(n == cases[i].n && (!n || cp == cases[i].cp),
+		   "utf8_next: %s", cases[i].what);
+	}
+}
+
 static void test_base64(void)
 {
 	/* RFC 4648 section 10 */
@@ -285,6 +313,7 @@ int main(void)
 	test_frame_truncated();
 	test_frame_bitflip();
 	test_utf8();
+	test_utf8_next();
 	test_base64();
 	test_utf8_or_base64();
 	test_name();
