@@ -10,7 +10,8 @@
 #include "compare/abi.h"
 #include "lib/yamlfile.h"
 
-static const char *const kind_names[ABI_NKINDS] = {
+/* NULL-terminated: from ABI_MISSING on, the keys of a 'waive' mapping. */
+static const char *const kind_names[ABI_NKINDS + 1] = {
 	[ABI_UNDOCUMENTED] = "undocumented",
 	[ABI_MISSING] = "missing",
 	[ABI_MODE] = "mode",
@@ -28,36 +29,13 @@ static const struct {
 
 /* Loading */
 
-/*
- * Calls @fn for each pair of the mapping @map (@what names it in
- * messages) with the key's text, after checking that keys are text and
- * none comes twice: libyaml keeps duplicates, which would shadow.
- */
-static int map_each(struct yaml_file *tf, yaml_node_t *map, const char *what,
-		    int (*fn)(struct yaml_file *tf, void *ctx,
-			      const char *key, yaml_node_t *k, yaml_node_t *v),
-		    void *ctx)
+/* yaml_file_map() on @map, which @what names if it is not a mapping. */
+static int map_walk(struct yaml_file *tf, yaml_node_t *map, const char *what,
+		    const struct yaml_map *m, void *ctx)
 {
-	yaml_node_pair_t *p, *q;
-
 	if (map->type != YAML_MAPPING_NODE)
 		return yaml_file_bad(tf, map, "%s must be a mapping", what);
-	for (p = map->data.mapping.pairs.start;
-	     p < map->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = yaml_document_get_node(&tf->doc, p->key);
-		yaml_node_t *v = yaml_document_get_node(&tf->doc, p->value);
-		const char *key = (const char *)k->data.scalar.value;
-
-		if (k->type != YAML_SCALAR_NODE)
-			return yaml_file_bad(tf, k, "a key must be text");
-		for (q = map->data.mapping.pairs.start; q < p; q++)
-			if (!strcmp((const char *)yaml_document_get_node(&tf->doc,
-					q->key)->data.scalar.value, key))
-				return yaml_file_bad(tf, k, "duplicate key '%s'", key);
-		if (fn(tf, ctx, key, k, v))
-			return -1;
-	}
-	return 0;
+	return yaml_file_map(tf, map, m, ctx);
 }
 
 /* Stores a non-empty scalar's text in *@slot, or fails naming @key. */
@@ -92,38 +70,48 @@ static int mode_parse(struct yaml_file *tf, yaml_node_t *v,
 			     s);
 }
 
-static int when_key(struct yaml_file *tf, void *ctx, const char *key,
-		    yaml_node_t *k, yaml_node_t *v)
+enum { WHEN_KCONFIG, WHEN_FILE, WHEN_VALUE, WHEN_CONTAINS };
+
+static const char *const when_keys[] = {
+	[WHEN_KCONFIG] = "kconfig", [WHEN_FILE] = "file",
+	[WHEN_VALUE] = "value", [WHEN_CONTAINS] = "contains", NULL
+};
+
+static int when_pair(struct yaml_file *tf, const struct yaml_pair *p,
+		     void *ctx)
+{
+	struct abi_row *r = ctx;
+	char **slot[] = {
+		[WHEN_KCONFIG] = &r->kconfig, [WHEN_FILE] = &r->file,
+		[WHEN_VALUE] = &r->value, [WHEN_CONTAINS] = &r->contains,
+	};
+
+	if (text_set(tf, p->v, p->key, slot[p->index]))
+		return -1;
+	if (p->index == WHEN_KCONFIG && strncmp(r->kconfig, "CONFIG_", 7))
+		return yaml_file_bad(tf, p->v, "'kconfig' must name a CONFIG_ option");
+	return 0;
+}
+
+static const struct yaml_map when_map = {
+	.keys = when_keys,
+	.unknown = "unknown condition '%s' (kconfig, file, value, contains)",
+	.pair = when_pair,
+};
+
+static int waive_pair(struct yaml_file *tf, const struct yaml_pair *p,
+		      void *ctx)
 {
 	struct abi_row *r = ctx;
 
-	if (!strcmp(key, "kconfig")) {
-		if (text_set(tf, v, key, &r->kconfig))
-			return -1;
-		if (strncmp(r->kconfig, "CONFIG_", 7))
-			return yaml_file_bad(tf, v, "'kconfig' must name a CONFIG_ option");
-		return 0;
-	}
-	if (!strcmp(key, "file"))
-		return text_set(tf, v, key, &r->file);
-	if (!strcmp(key, "value"))
-		return text_set(tf, v, key, &r->value);
-	if (!strcmp(key, "contains"))
-		return text_set(tf, v, key, &r->contains);
-	return yaml_file_bad(tf, k, "unknown condition '%s' (kconfig, file, value, contains)",
-			     key);
+	return text_set(tf, p->v, p->key, &r->waive[ABI_MISSING + p->index]);
 }
 
-static int waive_key(struct yaml_file *tf, void *ctx, const char *key,
-		     yaml_node_t *k, yaml_node_t *v)
-{
-	struct abi_row *r = ctx;
-
-	for (int kind = ABI_MISSING; kind < ABI_NKINDS; kind++)
-		if (!strcmp(key, kind_names[kind]))
-			return text_set(tf, v, key, &r->waive[kind]);
-	return yaml_file_bad(tf, k, "cannot waive '%s' (missing, mode, stale)", key);
-}
+static const struct yaml_map waive_map = {
+	.keys = kind_names + ABI_MISSING,
+	.unknown = "cannot waive '%s' (missing, mode, stale)",
+	.pair = waive_pair,
+};
 
 /* Does @path have a ".." component? */
 static int has_dotdot(const char *path)
@@ -134,24 +122,32 @@ static int has_dotdot(const char *path)
 	return 0;
 }
 
-static int row_key(struct yaml_file *tf, void *ctx, const char *key,
-		   yaml_node_t *k, yaml_node_t *v)
+enum { ROW_PATH, ROW_MODE, ROW_SOURCE, ROW_WHEN, ROW_WAIVE };
+
+static const char *const row_keys[] = {
+	[ROW_PATH] = "path", [ROW_MODE] = "mode", [ROW_SOURCE] = "source",
+	[ROW_WHEN] = "when", [ROW_WAIVE] = "waive", NULL
+};
+
+static int row_pair(struct yaml_file *tf, const struct yaml_pair *p,
+		    void *ctx)
 {
 	struct abi_row *r = ctx;
+	yaml_node_t *v = p->v;
 
-	if (!strcmp(key, "path")) {
-		if (text_set(tf, v, key, &r->path))
+	switch (p->index) {
+	case ROW_PATH:
+		if (text_set(tf, v, p->key, &r->path))
 			return -1;
 		if (strncmp(r->path, "/sys/", 5) || !r->path[5] ||
 		    r->path[strlen(r->path) - 1] == '/')
 			return yaml_file_bad(tf, v, "'path' must name a file under /sys/, not '%s'",
 					     r->path);
 		return 0;
-	}
-	if (!strcmp(key, "mode"))
+	case ROW_MODE:
 		return mode_parse(tf, v, r);
-	if (!strcmp(key, "source")) {
-		if (text_set(tf, v, key, &r->source))
+	case ROW_SOURCE:
+		if (text_set(tf, v, p->key, &r->source))
 			return -1;
 		if (r->source[0] == '/')
 			return yaml_file_bad(tf, v, "'source' must be relative to the kernel tree, not the absolute '%s'",
@@ -160,20 +156,24 @@ static int row_key(struct yaml_file *tf, void *ctx, const char *key,
 			return yaml_file_bad(tf, v, "'source' must stay inside the kernel tree, not climb out through '..' in '%s'",
 					     r->source);
 		return 0;
-	}
-	if (!strcmp(key, "when")) {
-		if (map_each(tf, v, "'when'", when_key, r))
+	case ROW_WHEN:
+		if (map_walk(tf, v, "'when'", &when_map, r))
 			return -1;
 		if ((r->value || r->contains) && !r->file)
 			return yaml_file_bad(tf, v, "'value' and 'contains' need 'file'");
 		if (r->file && !!r->value == !!r->contains)
 			return yaml_file_bad(tf, v, "'file' needs one of 'value' or 'contains'");
 		return 0;
+	default:	/* ROW_WAIVE */
+		return map_walk(tf, v, "'waive'", &waive_map, r);
 	}
-	if (!strcmp(key, "waive"))
-		return map_each(tf, v, "'waive'", waive_key, r);
-	return yaml_file_bad(tf, k, "unknown key '%s'", key);
 }
+
+static const struct yaml_map row_map = {
+	.keys = row_keys,
+	.unknown = "unknown key '%s'",
+	.pair = row_pair,
+};
 
 static int row_parse(struct yaml_file *tf, yaml_node_t *n, void *ctx)
 {
@@ -183,7 +183,7 @@ static int row_parse(struct yaml_file *tf, yaml_node_t *n, void *ctx)
 	t->v = xrealloc(t->v, (t->n + 1) * sizeof(*t->v));
 	r = memset(&t->v[t->n++], 0, sizeof(*r));
 	r->line = n->start_mark.line + 1;
-	if (map_each(tf, n, "a row", row_key, r))
+	if (map_walk(tf, n, "a row", &row_map, r))
 		return -2;
 	if (!r->path || !r->mode_text || !r->source)
 		return yaml_file_bad(tf, n, "a row needs '%s'",

@@ -25,45 +25,47 @@ static const char *text_of(struct yaml_file *rf, const yaml_node_t *n,
 	return (const char *)n->data.scalar.value;
 }
 
+enum { RULE_PATH, RULE_REASON, RULE_NKEYS };
+
+static const char *const rule_keys[RULE_NKEYS + 1] = {
+	[RULE_PATH] = "path", [RULE_REASON] = "reason", NULL
+};
+
+static int rule_pair(struct yaml_file *rf, const struct yaml_pair *p,
+		     void *ctx)
+{
+	const char **slot = (const char **)ctx + p->index;
+
+	*slot = text_of(rf, p->v, p->key);
+	if (!*slot)
+		return INPUT_EBAD;
+	if (p->index == RULE_PATH && (*slot)[0] == '/')
+		return yaml_file_bad(rf, p->v, "'path' must be relative to %s",
+				     "the sysfs mount");
+	return 0;
+}
+
 static int rule_parse(struct yaml_file *rf, yaml_node_t *map,
 		      struct redaction *rule)
 {
-	const char *path = NULL, *reason = NULL;
-	yaml_node_pair_t *p;
+	static const struct yaml_map rule_map = {
+		.keys = rule_keys, .unknown = "unknown key '%s'",
+		.pair = rule_pair,
+	};
+	const char *text[RULE_NKEYS] = { NULL };
+	int ret;
 
 	if (map->type != YAML_MAPPING_NODE)
 		return yaml_file_bad(rf, map, "a rule must be a mapping with %s",
 				     "'path' and 'reason'");
-	for (p = map->data.mapping.pairs.start;
-	     p < map->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = yaml_document_get_node(&rf->doc, p->key);
-		yaml_node_t *v = yaml_document_get_node(&rf->doc, p->value);
-		const char *key = k->type == YAML_SCALAR_NODE ?
-			(const char *)k->data.scalar.value : NULL;
-		const char **slot;
-
-		if (key && !strcmp(key, "path"))
-			slot = &path;
-		else if (key && !strcmp(key, "reason"))
-			slot = &reason;
-		else if (key)
-			return yaml_file_bad(rf, k, "unknown key '%s'", key);
-		else
-			return yaml_file_bad(rf, k, "a key must be text");
-		if (*slot)
-			return yaml_file_bad(rf, k, "duplicate key '%s'", key);
-		*slot = text_of(rf, v, key);
-		if (!*slot)
-			return INPUT_EBAD;
-		if (slot == &path && path[0] == '/')
-			return yaml_file_bad(rf, v, "'path' must be relative to %s",
-					     "the sysfs mount");
-	}
-	if (!path || !reason)
+	ret = yaml_file_map(rf, map, &rule_map, text);
+	if (ret)
+		return ret;
+	if (!text[RULE_PATH] || !text[RULE_REASON])
 		return yaml_file_bad(rf, map, "missing '%s'",
-				     path ? "reason" : "path");
-	rule->path = xstrdup(path);
-	rule->reason = xstrdup(reason);
+				     text[RULE_PATH] ? "reason" : "path");
+	rule->path = xstrdup(text[RULE_PATH]);
+	rule->reason = xstrdup(text[RULE_REASON]);
 	rule->line = map->start_mark.line + 1;
 	return 0;
 }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/yamlfile.h"
@@ -55,7 +56,7 @@ static int parse_error(struct yaml_file *yf, const yaml_parser_t *parser,
 /*
  * No file of ours nests deeper than a few levels or needs thousands of
  * keys in one mapping; bounding both keeps a hostile file from costing
- * deep recursion in the walkers or quadratic duplicate checks.
+ * deep recursion in the walkers or quadratic lookups in the loaders.
  */
 #define YAML_DEPTH_MAX 32
 #define YAML_KEYS_MAX 4096
@@ -205,4 +206,105 @@ int yaml_file_load_list(struct yaml_file *yf, const char *not_a_list,
 	struct list_walk w = { not_a_list, item, ctx };
 
 	return yaml_file_load(yf, list_parse, &w);
+}
+
+const char *yaml_file_kind(const yaml_node_t *n)
+{
+	switch (n->type) {
+	case YAML_SCALAR_NODE:
+		return "a scalar";
+	case YAML_SEQUENCE_NODE:
+		return "a list";
+	case YAML_MAPPING_NODE:
+		return "a mapping";
+	default:
+		return "empty";
+	}
+}
+
+static const char *key_text(const yaml_node_t *k)
+{
+	return (const char *)k->data.scalar.value;
+}
+
+/* A key and where it stands, sorted by text, then by place. */
+struct key_ref {
+	const char *text;
+	size_t i;
+};
+
+static int key_ref_cmp(const void *a, const void *b)
+{
+	const struct key_ref *x = a, *y = b;
+	int c = strcmp(x->text, y->text);
+
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/*
+ * The index of the first of the @n pairs whose key is not a scalar or
+ * repeats an earlier key, or @n when there is none.
+ */
+static size_t keys_first_bad(struct yaml_file *yf,
+			     const yaml_node_pair_t *pairs, size_t n)
+{
+	struct key_ref *refs = xmalloc(n * sizeof(*refs));
+	size_t bad = n, nrefs = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		yaml_node_t *k = yaml_document_get_node(&yf->doc, pairs[i].key);
+
+		if (k->type != YAML_SCALAR_NODE) {
+			bad = i;
+			break;
+		}
+		refs[nrefs++] = (struct key_ref){ key_text(k), i };
+	}
+	qsort(refs, nrefs, sizeof(*refs), key_ref_cmp);
+	/* Each key equal to the one sorted before it repeats an earlier one. */
+	for (size_t j = 1; j < nrefs; j++)
+		if (refs[j].i < bad && !strcmp(refs[j].text, refs[j - 1].text))
+			bad = refs[j].i;
+	free(refs);
+	return bad;
+}
+
+int yaml_file_map(struct yaml_file *yf, yaml_node_t *map,
+		  const struct yaml_map *m, void *ctx)
+{
+	const yaml_node_pair_t *pairs = map->data.mapping.pairs.start;
+	size_t n = map->data.mapping.pairs.top - pairs;
+	size_t bad = keys_first_bad(yf, pairs, n);
+
+	if (bad < n) {
+		yaml_node_t *k = yaml_document_get_node(&yf->doc,
+							pairs[bad].key);
+
+		if (k->type != YAML_SCALAR_NODE)
+			return yaml_file_bad(yf, k, "a key must be a scalar, not %s",
+					     yaml_file_kind(k));
+		return yaml_file_bad(yf, k, "duplicate key '%s'", key_text(k));
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct yaml_pair p = {
+			.k = yaml_document_get_node(&yf->doc, pairs[i].key),
+			.v = yaml_document_get_node(&yf->doc, pairs[i].value),
+			.index = -1,
+		};
+		int ret;
+
+		p.key = key_text(p.k);
+		if (m->keys) {
+			for (p.index = 0; m->keys[p.index] &&
+			     strcmp(m->keys[p.index], p.key); p.index++)
+				;
+			if (!m->keys[p.index])
+				return yaml_file_bad(yf, p.k, m->unknown,
+						     p.key);
+		}
+		ret = m->pair(yf, &p, ctx);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }

@@ -42,6 +42,49 @@ int yaml_file_load_list(struct yaml_file *yf, const char *not_a_list,
 				    void *ctx),
 			void *ctx);
 
+/* One pair of a mapping, as yaml_file_map() hands it on. */
+struct yaml_pair {
+	const char *key;	/* the key's text */
+	int index;		/* its index in yaml_map.keys; -1 without */
+	yaml_node_t *k;		/* the key node, for messages */
+	yaml_node_t *v;		/* the value node */
+};
+
+/**
+ * struct yaml_map - what yaml_file_map() accepts in a mapping
+ * @keys: the keys it may hold, NULL-terminated; NULL leaves each to @pair
+ * @unknown: with @keys, the message for any other key: a format with one
+ *	%s, the key ("unknown key '%s'")
+ * @pair: called for each pair in order; returns 0 or what yaml_file_bad()
+ *	returned, which ends the walk
+ */
+struct yaml_map {
+	const char *const *keys;
+	const char *unknown;
+	int (*pair)(struct yaml_file *yf, const struct yaml_pair *p,
+		    void *ctx);
+};
+
+/**
+ * yaml_file_map() - check the keys of the mapping @map, then walk its pairs
+ * @map: a mapping node (each caller refuses others in its own words)
+ * @ctx: handed to @m->pair
+ *
+ * libyaml keeps every pair, so a key written twice would silently shadow
+ * the other: first every key must be a scalar and none may come twice,
+ * the first in order that fails refused ("a key must be a scalar, not a
+ * list", "duplicate key 'x'"); only then each pair in order, a key not in
+ * @m->keys refused with @m->unknown. Keys are sorted, not compared pair by
+ * pair, so that a large mapping costs O(n log n).
+ *
+ * Return: 0, or the first nonzero of @m->pair or yaml_file_bad().
+ */
+int yaml_file_map(struct yaml_file *yf, yaml_node_t *map,
+		  const struct yaml_map *m, void *ctx);
+
+/* @n's type in messages: "a scalar", "a list", "a mapping" or "empty". */
+const char *yaml_file_kind(const yaml_node_t *n);
+
 /* "FILE:LINE:COL: message" at @n into @yf->err. Return: -2. */
 int yaml_file_bad(struct yaml_file *yf, const yaml_node_t *n,
 		  const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -134,20 +134,6 @@ static const char *scalar(yaml_node_t *n)
 	return (const char *)n->data.scalar.value;
 }
 
-static const char *type_name(yaml_node_t *n)
-{
-	switch (n->type) {
-	case YAML_SCALAR_NODE:
-		return "a scalar";
-	case YAML_SEQUENCE_NODE:
-		return "a list";
-	case YAML_MAPPING_NODE:
-		return "a mapping";
-	default:
-		return "empty";
-	}
-}
-
 static int expect(struct loader *ld, yaml_node_t *n, yaml_node_type_t t,
 		  const char *what)
 {
@@ -156,31 +142,7 @@ static int expect(struct loader *ld, yaml_node_t *n, yaml_node_type_t t,
 	return fail_at(ld, n, "%s must be %s, not %s", what,
 		       t == YAML_SCALAR_NODE ? "a scalar" :
 		       t == YAML_SEQUENCE_NODE ? "a list" : "a mapping",
-		       type_name(n));
-}
-
-/*
- * Checks a mapping's keys: all scalars, none twice. libyaml keeps
- * duplicates, so they would otherwise silently shadow each other.
- */
-static int check_keys(struct loader *ld, yaml_node_t *map, const char *what)
-{
-	yaml_node_pair_t *a, *b;
-
-	if (expect(ld, map, YAML_MAPPING_NODE, what))
-		return -1;
-	for (a = map->data.mapping.pairs.start;
-	     a < map->data.mapping.pairs.top; a++) {
-		yaml_node_t *k = node(ld, a->key);
-
-		if (expect(ld, k, YAML_SCALAR_NODE, "a key"))
-			return -1;
-		for (b = map->data.mapping.pairs.start; b < a; b++)
-			if (!strcmp(scalar(node(ld, b->key)), scalar(k)))
-				return fail_at(ld, k, "duplicate key '%s'",
-					       scalar(k));
-	}
-	return 0;
+		       yaml_file_kind(n));
 }
 
 static int parse_int(struct loader *ld, yaml_node_t *n, const struct field *f,
@@ -224,14 +186,14 @@ static int parse_list(struct loader *ld, yaml_node_t *n, const struct field *f,
 
 	if (n->type != YAML_SEQUENCE_NODE)
 		return fail_at(ld, n, "'%s' must be a list of strings, not %s",
-			       f->key, type_name(n));
+			       f->key, yaml_file_kind(n));
 	for (it = n->data.sequence.items.start;
 	     it < n->data.sequence.items.top; it++) {
 		yaml_node_t *s = node(ld, *it);
 
 		if (s->type != YAML_SCALAR_NODE)
 			return fail_at(ld, s, "'%s' must be a list of strings, not hold %s",
-				       f->key, type_name(s));
+				       f->key, yaml_file_kind(s));
 		if (f->type == F_FILES && check_file(ld, s, f))
 			return -1;
 		strv_push(out, scalar(s));
@@ -354,26 +316,36 @@ static const struct field *field_find(const struct field *fields,
 	return NULL;
 }
 
+/* The settings of one mapping, and what messages call it. */
+struct fields_walk {
+	struct loader *ld;
+	const struct field *fields;
+	struct settings *s;
+	const char *what;
+};
+
+static int field_pair(struct yaml_file *yf, const struct yaml_pair *p,
+		      void *ctx)
+{
+	const struct fields_walk *w = ctx;
+	const struct field *f = field_find(w->fields, p->key);
+
+	if (!f)
+		return fail_at(w->ld, p->k, "unknown key '%s' in %s", p->key,
+			       w->what);
+	return parse_field(w->ld, f, p->v, w->s);
+}
+
 static int parse_fields(struct loader *ld, yaml_node_t *map,
 			const struct field *fields, struct settings *s,
 			const char *what)
 {
-	yaml_node_pair_t *p;
+	static const struct yaml_map fields_map = { .pair = field_pair };
+	struct fields_walk w = { ld, fields, s, what };
 
-	if (check_keys(ld, map, what))
+	if (expect(ld, map, YAML_MAPPING_NODE, what))
 		return -1;
-	for (p = map->data.mapping.pairs.start;
-	     p < map->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = node(ld, p->key);
-		const struct field *f = field_find(fields, scalar(k));
-
-		if (!f)
-			return fail_at(ld, k, "unknown key '%s' in %s",
-				       scalar(k), what);
-		if (parse_field(ld, f, node(ld, p->value), s))
-			return -1;
-	}
-	return 0;
+	return yaml_file_map(&ld->yf, map, &fields_map, &w) ? -1 : 0;
 }
 
 static void settings_merge(struct settings *dst, const struct settings *src,
@@ -430,72 +402,83 @@ static void settings_release(struct settings *s, const struct field *fields)
 	}
 }
 
+/* The axis whose values are being read. */
+struct axis_walk {
+	struct loader *ld;
+	struct axis *a;
+};
+
+static int value_pair(struct yaml_file *yf, const struct yaml_pair *p,
+		      void *ctx)
+{
+	const struct axis_walk *w = ctx;
+	struct axis *a = w->a;
+	struct axis_value *av;
+	char *what;
+	int r;
+
+	if (check_name(w->ld, p->k, "value", 0))
+		return -1;
+	a->values = xrealloc(a->values, (a->nvalues + 1) * sizeof(*a->values));
+	av = &a->values[a->nvalues++];
+	memset(av, 0, sizeof(*av));
+	av->name = xstrdup(p->key);
+	av->line = p->k->start_mark.line + 1;
+	av->col = p->k->start_mark.column + 1;
+	/* An empty value ("absent:") sets nothing. */
+	if (p->v->type == YAML_SCALAR_NODE && !*scalar(p->v))
+		return 0;
+	what = xstrfmt("'%s: %s'", a->name, av->name);
+	r = parse_fields(w->ld, p->v, settings_fields, &av->s, what);
+	free(what);
+	if (r)
+		return -1;
+	if (!av->s.tag)
+		av->s.tag = xstrdup(av->name);
+	return 0;
+}
+
+static int axis_pair(struct yaml_file *yf, const struct yaml_pair *p,
+		     void *ctx)
+{
+	static const struct yaml_map values_map = { .pair = value_pair };
+	struct axis_walk w = { .ld = ctx };
+	struct matrix *m = w.ld->m;
+	char *what;
+	int r;
+
+	if (check_name(w.ld, p->k, "axis name", 0))
+		return -1;
+	/*
+	 * Axis names share include entries with the settings and
+	 * `sysfarm list --json` objects with its fields.
+	 */
+	if (field_find(settings_fields, p->key) ||
+	    !strcmp(p->key, "config") || !strcmp(p->key, "key"))
+		return fail_at(w.ld, p->k, "axis name '%s' is reserved (a setting, or a field of 'sysfarm list --json')",
+			       p->key);
+	m->axes = xrealloc(m->axes, (m->naxes + 1) * sizeof(*m->axes));
+	w.a = memset(&m->axes[m->naxes++], 0, sizeof(*w.a));
+	w.a->name = xstrdup(p->key);
+	what = xstrfmt("axis '%s'", w.a->name);
+	r = expect(w.ld, p->v, YAML_MAPPING_NODE, what);
+	free(what);
+	if (r)
+		return -1;
+	if (p->v->data.mapping.pairs.top == p->v->data.mapping.pairs.start)
+		return fail_at(w.ld, p->v, "axis '%s' has no value", w.a->name);
+	return yaml_file_map(yf, p->v, &values_map, &w) ? -1 : 0;
+}
+
 static int parse_axes(struct loader *ld, yaml_node_t *map)
 {
-	struct matrix *m = ld->m;
-	yaml_node_pair_t *p, *q;
+	static const struct yaml_map axes_map = { .pair = axis_pair };
 
-	if (check_keys(ld, map, "'axes'"))
+	if (expect(ld, map, YAML_MAPPING_NODE, "'axes'"))
 		return -1;
 	if (map->data.mapping.pairs.top == map->data.mapping.pairs.start)
 		return fail_at(ld, map, "'axes' names no axis");
-	for (p = map->data.mapping.pairs.start;
-	     p < map->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = node(ld, p->key), *v = node(ld, p->value);
-		struct axis *a;
-		char *what;
-		int r;
-
-		if (check_name(ld, k, "axis name", 0))
-			return -1;
-		/*
-		 * Axis names share include entries with the settings and
-		 * `sysfarm list --json` objects with its fields.
-		 */
-		if (field_find(settings_fields, scalar(k)) ||
-		    !strcmp(scalar(k), "config") || !strcmp(scalar(k), "key"))
-			return fail_at(ld, k, "axis name '%s' is reserved (a setting, or a field of 'sysfarm list --json')",
-				       scalar(k));
-		m->axes = xrealloc(m->axes, (m->naxes + 1) * sizeof(*m->axes));
-		a = &m->axes[m->naxes++];
-		memset(a, 0, sizeof(*a));
-		a->name = xstrdup(scalar(k));
-		what = xstrfmt("axis '%s'", a->name);
-		r = check_keys(ld, v, what);
-		free(what);
-		if (r)
-			return -1;
-		if (v->data.mapping.pairs.top == v->data.mapping.pairs.start)
-			return fail_at(ld, v, "axis '%s' has no value",
-				       a->name);
-		for (q = v->data.mapping.pairs.start;
-		     q < v->data.mapping.pairs.top; q++) {
-			yaml_node_t *vk = node(ld, q->key);
-			yaml_node_t *vv = node(ld, q->value);
-			struct axis_value *av;
-
-			if (check_name(ld, vk, "value", 0))
-				return -1;
-			a->values = xrealloc(a->values, (a->nvalues + 1) *
-					     sizeof(*a->values));
-			av = &a->values[a->nvalues++];
-			memset(av, 0, sizeof(*av));
-			av->name = xstrdup(scalar(vk));
-			av->line = vk->start_mark.line + 1;
-			av->col = vk->start_mark.column + 1;
-			/* An empty value ("absent:") sets nothing. */
-			if (vv->type == YAML_SCALAR_NODE && !*scalar(vv))
-				continue;
-			what = xstrfmt("'%s: %s'", a->name, av->name);
-			r = parse_fields(ld, vv, settings_fields, &av->s, what);
-			free(what);
-			if (r)
-				return -1;
-			if (!av->s.tag)
-				av->s.tag = xstrdup(av->name);
-		}
-	}
-	return 0;
+	return yaml_file_map(&ld->yf, map, &axes_map, ld) ? -1 : 0;
 }
 
 static ssize_t axis_find(const struct matrix *m, const char *name)
@@ -525,46 +508,61 @@ struct entry {
 	yaml_node_t *where;
 };
 
+/* The entry being read. */
+struct entry_walk {
+	struct loader *ld;
+	struct entry *e;
+	int is_include;
+	const char *what;
+};
+
+static int entry_pair(struct yaml_file *yf, const struct yaml_pair *p,
+		      void *ctx)
+{
+	const struct entry_walk *w = ctx;
+	struct matrix *m = w->ld->m;
+	ssize_t ax = axis_find(m, p->key), val;
+	const struct field *f;
+
+	if (ax >= 0) {
+		if (expect(w->ld, p->v, YAML_SCALAR_NODE, p->key))
+			return -1;
+		val = value_find(&m->axes[ax], scalar(p->v));
+		if (val < 0)
+			return fail_at(w->ld, p->v, "unknown value '%s' for axis '%s'",
+				       scalar(p->v), p->key);
+		w->e->want[ax] = val;
+		return 0;
+	}
+	f = w->is_include ? field_find(settings_fields, p->key) : NULL;
+	if (!f || !strcmp(f->key, "tag"))
+		return fail_at(w->ld, p->k, "unknown key '%s' in %s (not an axis%s)",
+			       p->key, w->what,
+			       w->is_include ? " or a setting" : "");
+	if (parse_field(w->ld, f, p->v, &w->e->s))
+		return -1;
+	w->e->has_settings = 1;
+	return 0;
+}
+
 static int parse_entry(struct loader *ld, yaml_node_t *map, int is_include,
 		       struct entry *e)
 {
-	const char *what = is_include ? "an 'include' entry" :
-					"an 'exclude' entry";
+	static const struct yaml_map entry_map = { .pair = entry_pair };
+	struct entry_walk w = {
+		.ld = ld, .e = e, .is_include = is_include,
+		.what = is_include ? "an 'include' entry" :
+				     "an 'exclude' entry",
+	};
 	struct matrix *m = ld->m;
-	yaml_node_pair_t *p;
 
-	if (check_keys(ld, map, what))
+	if (expect(ld, map, YAML_MAPPING_NODE, w.what))
 		return -1;
 	e->where = map;
 	e->want = xmalloc(m->naxes * sizeof(*e->want));
 	for (size_t i = 0; i < m->naxes; i++)
 		e->want[i] = -1;
-	for (p = map->data.mapping.pairs.start;
-	     p < map->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = node(ld, p->key), *v = node(ld, p->value);
-		ssize_t ax = axis_find(m, scalar(k)), val;
-		const struct field *f;
-
-		if (ax >= 0) {
-			if (expect(ld, v, YAML_SCALAR_NODE, scalar(k)))
-				return -1;
-			val = value_find(&m->axes[ax], scalar(v));
-			if (val < 0)
-				return fail_at(ld, v, "unknown value '%s' for axis '%s'",
-					       scalar(v), scalar(k));
-			e->want[ax] = val;
-			continue;
-		}
-		f = is_include ? field_find(settings_fields, scalar(k)) : NULL;
-		if (!f || !strcmp(f->key, "tag"))
-			return fail_at(ld, k, "unknown key '%s' in %s (not an axis%s)",
-				       scalar(k), what,
-				       is_include ? " or a setting" : "");
-		if (parse_field(ld, f, v, &e->s))
-			return -1;
-		e->has_settings = 1;
-	}
-	return 0;
+	return yaml_file_map(&ld->yf, map, &entry_map, &w) ? -1 : 0;
 }
 
 static int entry_matches(const struct matrix *m, const struct entry *e,
@@ -765,44 +763,57 @@ static int finish_configs(struct loader *ld)
 	return 0;
 }
 
+/* The top level: 'defaults' is read at once, the others in turn after. */
+struct root_walk {
+	struct loader *ld;
+	yaml_node_t *part[4];
+};
+
+enum { ROOT_DEFAULTS, ROOT_AXES, ROOT_INCLUDE, ROOT_EXCLUDE };
+
+static int root_pair(struct yaml_file *yf, const struct yaml_pair *p,
+		     void *ctx)
+{
+	struct root_walk *w = ctx;
+
+	if (p->index == ROOT_DEFAULTS)
+		return parse_fields(w->ld, p->v, settings_fields,
+				    &w->ld->m->defaults, "'defaults'");
+	w->part[p->index] = p->v;
+	return 0;
+}
+
 static int load_root(struct loader *ld, yaml_node_t *root)
 {
+	static const char *const root_keys[] = {
+		[ROOT_DEFAULTS] = "defaults", [ROOT_AXES] = "axes",
+		[ROOT_INCLUDE] = "include", [ROOT_EXCLUDE] = "exclude", NULL
+	};
+	static const struct yaml_map root_map = {
+		.keys = root_keys,
+		.unknown = "unknown key '%s' at the top level (defaults, axes, include, exclude)",
+		.pair = root_pair,
+	};
+	struct root_walk w = { .ld = ld };
 	struct entry *inc = NULL, *exc = NULL;
-	yaml_node_t *axes = NULL, *incn = NULL, *excn = NULL;
 	struct matrix *m = ld->m;
 	size_t ninc = 0, nexc = 0;
-	yaml_node_pair_t *p;
 	int ret = -1;
 
-	if (check_keys(ld, root, "the top level"))
+	if (expect(ld, root, YAML_MAPPING_NODE, "the top level") ||
+	    yaml_file_map(&ld->yf, root, &root_map, &w))
 		return -1;
-	for (p = root->data.mapping.pairs.start;
-	     p < root->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = node(ld, p->key), *v = node(ld, p->value);
-
-		if (!strcmp(scalar(k), "defaults")) {
-			if (parse_fields(ld, v, settings_fields, &m->defaults,
-					 "'defaults'"))
-				return -1;
-		} else if (!strcmp(scalar(k), "axes")) {
-			axes = v;
-		} else if (!strcmp(scalar(k), "include")) {
-			incn = v;
-		} else if (!strcmp(scalar(k), "exclude")) {
-			excn = v;
-		} else {
-			return fail_at(ld, k, "unknown key '%s' at the top level (defaults, axes, include, exclude)",
-				       scalar(k));
-		}
-	}
-	if (!axes)
+	if (!w.part[ROOT_AXES])
 		return fail_at(ld, root, "no 'axes'");
-	if (parse_axes(ld, axes) || check_product(ld, axes))
+	if (parse_axes(ld, w.part[ROOT_AXES]) ||
+	    check_product(ld, w.part[ROOT_AXES]))
 		return -1;
 	expand(m);
-	if (excn && parse_entries(ld, excn, 0, &exc, &nexc))
+	if (w.part[ROOT_EXCLUDE] &&
+	    parse_entries(ld, w.part[ROOT_EXCLUDE], 0, &exc, &nexc))
 		goto out;
-	if (incn && parse_entries(ld, incn, 1, &inc, &ninc))
+	if (w.part[ROOT_INCLUDE] &&
+	    parse_entries(ld, w.part[ROOT_INCLUDE], 1, &inc, &ninc))
 		goto out;
 	if (apply_entries(ld, exc, nexc, inc, ninc))
 		goto out;
