@@ -11,7 +11,9 @@
 #include "compare/redact.h"
 #include "compare/snap.h"
 #include "lib/exitcode.h"
+#include "lib/paths.h"
 #include "pipeline/farm.h"
+#include "pipeline/run.h"
 #include "pipeline/source.h"
 
 static const char about[] =
@@ -29,6 +31,8 @@ struct bisect {
 	struct redactions reds;
 	enum { UNTESTED, GOOD, BAD, SKIP } *state;
 	int builds;
+	struct run *run;	/* the configuration's, taken by every step */
+	struct diff diff;	/* of the last step that gave a snapshot */
 	struct diff bad_diff;	/* of step bad_k */
 	long bad_k;
 };
@@ -53,7 +57,7 @@ static const struct opt_cmd bisect_cmd = {
 /* How many patches open both the default series and @patches. */
 static long common_prefix(const struct farm *f, const struct strv *patches)
 {
-	char *def = xstrfmt("%s/patches/series", f->top);
+	char *def = path_series(f->top);
 	struct strv base = STRV_INIT;
 	struct sf_err err;
 	long n = 0;
@@ -89,15 +93,33 @@ static void log_replay(struct bisect *b)
 	free(text);
 }
 
-/* Step k: the first k patches, built, booted, compared with the golden. */
-static int step(struct farm *f, const struct config *c, struct bisect *b,
-		long k, struct diff *d)
+/* run_matrix()'s hook for a step: PASS or DIFF against the golden. */
+static void step_compare(void *ctx, struct farm *f, struct run *r)
 {
-	char *series = xstrfmt("%s/bisect/%s.series", f->build, c->name);
-	char *out = farm_outdir(f, c);
-	char *snap = xstrfmt("%s/snapshot.json", out);
+	struct bisect *b = ctx;
+	json_t *golden = NULL;
+
+	diff_release(&b->diff);
+	if (snap_load(b->golden, &golden, &r->res.why) ||
+	    snap_check(r->snapshot, r->snap, &r->res.why)) {
+		r->res.v = V_CORRUPT;
+	} else {
+		snap_diff(golden, r->snap, &b->reds, &b->diff);
+		r->res.v = b->diff.n ? V_DIFF : V_PASS;
+	}
+	json_decref(golden);
+}
+
+/* Step k: the first k patches, built, booted, compared with the golden. */
+static void step(struct farm *f, struct bisect *b, long k)
+{
+	/* No result.json: the steps' verdicts are in the log */
+	const struct run_hooks hooks = { .boot = 1, .snapshot = step_compare,
+					 .ctx = b };
+	const struct config *c = b->run->c;
+	char *series = path_bisect_series(f->build, c->name);
 	const char *name = strrchr(b->patches.v[k - 1], '/') + 1;
-	struct result r = { 0 };
+	struct result *r = &b->run->res;
 	double t = now_seconds();
 	FILE *log;
 	char *text = xstrdup("");
@@ -109,42 +131,34 @@ static int step(struct farm *f, const struct config *c, struct bisect *b,
 		text = more;
 	}
 	if (file_write_atomic(series, text, strlen(text))) {
-		err_set(&r.why, "%s: %s", series, strerror(errno));
-		r.v = V_BUILD_FAIL;
+		memset(r, 0, sizeof(*r));
+		err_set(&r->why, "%s: %s", series, strerror(errno));
+		r->v = V_BUILD_FAIL;
 	} else {
 		farm_set_series(f, series);
 		farm_progress(f, c, "bisect: %ld patches, up to %s", k, name);
 		b->builds++;
-		if (!farm_build(f, c, &r) && !farm_boot(f, c, &r)) {
-			diff_release(d);
-			if (snap_compare(b->golden, snap, &b->reds, d, &r.why))
-				r.v = V_CORRUPT;
-			else
-				r.v = d->n ? V_DIFF : V_PASS;
-		}
+		run_matrix(f, b->run, &hooks);
 	}
-	b->state[k] = r.v == V_PASS ? GOOD : r.v == V_DIFF ? BAD : SKIP;
+	b->state[k] = r->v == V_PASS ? GOOD : r->v == V_DIFF ? BAD : SKIP;
 	/* Keep the diff of the lowest bad step: the answer's, in the end. */
 	if (b->state[k] == BAD && (!b->bad_k || k < b->bad_k)) {
 		diff_release(&b->bad_diff);
-		b->bad_diff = *d;
-		memset(d, 0, sizeof(*d));
+		b->bad_diff = b->diff;
+		memset(&b->diff, 0, sizeof(b->diff));
 		b->bad_k = k;
 	}
 	log = fopen(b->log, "a");
 	if (log) {
-		fprintf(log, "%ld %s %s %.1f\n", k, name, verdict_name(r.v),
+		fprintf(log, "%ld %s %s %.1f\n", k, name, verdict_name(r->v),
 			now_seconds() - t);
 		fclose(log);
 	}
 	farm_progress(f, c, "bisect: %ld patches: %s%s%.*s", k,
-		      verdict_name(r.v), r.why.msg[0] ? ": " : "",
-		      (int)strcspn(r.why.msg, "\n"), r.why.msg);
+		      verdict_name(r->v), r->why.msg[0] ? ": " : "",
+		      (int)strcspn(r->why.msg, "\n"), r->why.msg);
 	free(text);
 	free(series);
-	free(out);
-	free(snap);
-	return 0;
 }
 
 /*
@@ -165,9 +179,9 @@ static long next_step(const struct bisect *b, long lo, long hi)
 int cmd_bisect(int argc, char **argv)
 {
 	struct bisect b = { .good = -1, .bad = -1 };
-	struct diff d = DIFF_INIT;
 	struct sf_err err;
 	const struct config *c;
+	char *goldens, *reds;
 	struct farm f;
 	long lo, hi;
 	int status;
@@ -195,9 +209,12 @@ int cmd_bisect(int argc, char **argv)
 			b.good, b.bad, b.patches.n);
 		goto out;
 	}
-	b.golden = xstrfmt("%s/expected/%s.json", f.top, c->name);
+	/* Bisect's goldens are always the matrix's: no --expected */
+	goldens = path_goldens(f.top);
+	b.golden = path_golden(goldens, c->name);
+	reds = path_redactions(goldens);
+	free(goldens);
 	{
-		char *reds = xstrfmt("%s/expected/redactions.yaml", f.top);
 		int r = path_exists(reds) &&
 			redactions_load(&b.reds, reds, &err);
 
@@ -209,13 +226,14 @@ int cmd_bisect(int argc, char **argv)
 		}
 	}
 	{
-		char *dir = xstrfmt("%s/bisect", f.build);
+		char *dir = path_bisect(f.build);
 
 		mkdir_p(dir);
 		free(dir);
 	}
-	b.log = xstrfmt("%s/bisect/%s.log", f.build, c->name);
+	b.log = path_bisect_log(f.build, c->name);
 	b.series = xstrdup(f.series);
+	b.run = run_alloc(&f);
 	b.state = xmalloc((b.patches.n + 1) * sizeof(*b.state));
 	log_replay(&b);
 
@@ -236,11 +254,11 @@ int cmd_bisect(int argc, char **argv)
 		k = next_step(&b, lo, hi);
 		if (!k)
 			break;
-		step(&f, c, &b, k, &d);
+		step(&f, &b, k);
 	}
 	/* The answer's own snapshot: its diff is what the patch introduced. */
 	if (hi == lo + 1 && b.bad_k != hi)
-		step(&f, c, &b, hi, &d);
+		step(&f, &b, hi);
 	printf("bisect %s over %s: %d build%s\n", c->name, b.series, b.builds,
 	       b.builds == 1 ? "" : "s");
 	if (hi == lo + 1 && b.state[hi] == GOOD) {
@@ -263,7 +281,8 @@ int cmd_bisect(int argc, char **argv)
 		status = SF_EXIT_UNTESTED;
 	}
 out:
-	diff_release(&d);
+	run_free(&f, b.run);
+	diff_release(&b.diff);
 	diff_release(&b.bad_diff);
 	redactions_release(&b.reds);
 	strv_release(&b.patches);

@@ -10,6 +10,7 @@
 #include "cmd/golden.h"
 #include "compare/snap.h"
 #include "lib/exitcode.h"
+#include "lib/paths.h"
 
 static const char about[] =
 	"Runs the configurations like `check` and writes expected/CONFIG.json\n"
@@ -41,18 +42,16 @@ static const struct opt_cmd update_cmd = {
 	.nargs = OPT_CONFIGS,
 };
 
-/* The snapshot, normalized, as the golden: temp file + rename. */
-static int golden_write(struct farm *f, const struct golden_run *run,
-			const struct config *c, struct sf_err *err)
+/* The snapshot, normalized, as @golden: temp file + rename. */
+static int golden_write(const struct golden_run *run, const struct run *r,
+			const char *golden, struct sf_err *err)
 {
-	char *out = farm_outdir(f, c);
-	char *snap = xstrfmt("%s/snapshot.json", out);
-	char *golden = golden_path(run, c);
 	json_t *j = NULL;
 	int ret = -1;
 
-	if (snap_load(snap, &j, err))
+	if (snap_check(r->snapshot, r->snap, err))
 		goto out;
+	j = json_deep_copy(r->snap);
 	redactions_apply(&run->reds, j);
 	if (mkdir_p(run->expected)) {
 		err_set(err, "%s: cannot create: %s", run->expected,
@@ -64,9 +63,6 @@ static int golden_write(struct farm *f, const struct golden_run *run,
 	ret = 0;
 out:
 	json_decref(j);
-	free(out);
-	free(snap);
-	free(golden);
 	return ret;
 }
 
@@ -88,9 +84,10 @@ int cmd_update(int argc, char **argv)
 	golden_print(&f, &run, 0);
 	status = SF_EXIT_OK;
 	for (size_t s = 0; s < f.nsel; s++) {
-		const struct config *c = &f.m.configs[f.sel[s]];
-		enum verdict v = run.results[s].v;
+		const struct run *r = &run.runs[s];
+		enum verdict v = r->res.v;
 		struct sf_err err;
+		char *golden;
 
 		if (v != V_PASS && v != V_DIFF && v != V_NEW) {
 			status = SF_EXIT_UNTESTED;
@@ -102,13 +99,14 @@ int cmd_update(int argc, char **argv)
 		changes++;
 		if (ci && !strcmp(ci, "true") && !o.force)
 			continue;
-		if (golden_write(&f, &run, c, &err)) {
+		golden = path_golden(run.expected, r->c->name);
+		if (golden_write(&run, r, golden, &err)) {
 			fprintf(stderr, "sysfarm: %s\n", err.msg);
 			status = SF_EXIT_UNTESTED;
-			continue;
+		} else {
+			printf("wrote %s (%s)\n", golden, verdict_name(v));
 		}
-		printf("wrote %s/%s.json (%s)\n", run.expected, c->name,
-		       verdict_name(v));
+		free(golden);
 	}
 	if (f.nsel == f.m.nconfigs && run.obsolete.n && untested)
 		printf("obsolete goldens kept because %d configuration%s gave no snapshot\n",
@@ -128,8 +126,13 @@ int cmd_update(int argc, char **argv)
 		}
 	}
 	if (changes && ci && !strcmp(ci, "true") && !o.force) {
-		fprintf(stderr, "sysfarm: CI=true: %d golden change%s not written (--force to write); the would-be goldens are %s/out/<config>/snapshot.json, their diffs snapshot.diff\n",
-			changes, changes == 1 ? "" : "s", f.build);
+		char *out = path_out(f.build, "<config>");
+		char *snap = path_snapshot(out);
+
+		fprintf(stderr, "sysfarm: CI=true: %d golden change%s not written (--force to write); the would-be goldens are %s, their diffs snapshot.diff\n",
+			changes, changes == 1 ? "" : "s", snap);
+		free(snap);
+		free(out);
 		status = SF_EXIT_USAGE;
 	}
 out_run:
