@@ -176,12 +176,60 @@ static long next_step(const struct bisect *b, long lo, long hi)
 	return best;
 }
 
+/*
+ * The golden and redaction rules of the matrix (bisect has no
+ * --expected). Return: 0, or -1 after the message.
+ */
+static int golden_load(const struct farm *f, const struct config *c,
+		       struct bisect *b)
+{
+	char *goldens = path_goldens(f->top);
+	char *reds = path_redactions(goldens);
+	struct sf_err err;
+	int bad;
+
+	b->golden = path_golden(goldens, c->name);
+	bad = path_exists(reds) && redactions_load(&b->reds, reds, &err);
+	if (!bad && !path_exists(b->golden))
+		bad = err_set(&err, "sysfarm: bisect needs the configuration's golden");
+	if (bad)
+		fprintf(stderr, "%s\n", err.msg);
+	free(reds);
+	free(goldens);
+	return bad ? -1 : 0;
+}
+
+/* The first bad patch, or the range skips leave. Return: exit status. */
+static int answer_print(const struct bisect *b, const struct config *c,
+			long lo, long hi)
+{
+	printf("bisect %s over %s: %d build%s\n", c->name, b->series,
+	       b->builds, b->builds == 1 ? "" : "s");
+	if (hi == lo + 1 && b->state[hi] == GOOD) {
+		printf("no ABI change: the first %ld patches match the golden\n",
+		       hi);
+		return SF_EXIT_OK;
+	}
+	if (hi == lo + 1 && b->state[hi] == BAD) {
+		printf("first bad patch: %s: %s\n",
+		       strrchr(b->patches.v[hi - 1], '/') + 1,
+		       b->subjects.v[hi - 1]);
+		diff_print(stdout, &b->bad_diff, "  ", 0);
+		return SF_EXIT_OK;
+	}
+	printf("skipped steps leave a range: the first bad patch is one of\n");
+	for (long i = lo + 1; i <= hi; i++)
+		printf("  %s: %s (%s)\n", strrchr(b->patches.v[i - 1], '/') + 1,
+		       b->subjects.v[i - 1],
+		       b->state[i] == SKIP ? "untestable" : "bad");
+	return SF_EXIT_UNTESTED;
+}
+
 int cmd_bisect(int argc, char **argv)
 {
 	struct bisect b = { .good = -1, .bad = -1 };
 	struct sf_err err;
 	const struct config *c;
-	char *goldens, *reds;
 	struct farm f;
 	long lo, hi;
 	int status;
@@ -209,22 +257,8 @@ int cmd_bisect(int argc, char **argv)
 			b.good, b.bad, b.patches.n);
 		goto out;
 	}
-	/* Bisect's goldens are always the matrix's: no --expected */
-	goldens = path_goldens(f.top);
-	b.golden = path_golden(goldens, c->name);
-	reds = path_redactions(goldens);
-	free(goldens);
-	{
-		int r = path_exists(reds) &&
-			redactions_load(&b.reds, reds, &err);
-
-		free(reds);
-		if (r || !path_exists(b.golden)) {
-			fprintf(stderr, "%s\n", r ? err.msg :
-				"sysfarm: bisect needs the configuration's golden");
-			goto out;
-		}
-	}
+	if (golden_load(&f, c, &b))
+		goto out;
 	{
 		char *dir = path_bisect(f.build);
 
@@ -259,27 +293,7 @@ int cmd_bisect(int argc, char **argv)
 	/* The answer's own snapshot: its diff is what the patch introduced. */
 	if (hi == lo + 1 && b.bad_k != hi)
 		step(&f, &b, hi);
-	printf("bisect %s over %s: %d build%s\n", c->name, b.series, b.builds,
-	       b.builds == 1 ? "" : "s");
-	if (hi == lo + 1 && b.state[hi] == GOOD) {
-		printf("no ABI change: the first %ld patches match the golden\n",
-		       hi);
-		status = SF_EXIT_OK;
-	} else if (hi == lo + 1 && b.state[hi] == BAD) {
-		printf("first bad patch: %s: %s\n",
-		       strrchr(b.patches.v[hi - 1], '/') + 1,
-		       b.subjects.v[hi - 1]);
-		diff_print(stdout, &b.bad_diff, "  ", 0);
-		status = SF_EXIT_OK;
-	} else {
-		printf("skipped steps leave a range: the first bad patch is one of\n");
-		for (long i = lo + 1; i <= hi; i++)
-			printf("  %s: %s (%s)\n",
-			       strrchr(b.patches.v[i - 1], '/') + 1,
-			       b.subjects.v[i - 1],
-			       b.state[i] == SKIP ? "untestable" : "bad");
-		status = SF_EXIT_UNTESTED;
-	}
+	status = answer_print(&b, c, lo, hi);
 out:
 	run_free(&f, b.run);
 	diff_release(&b.diff);

@@ -42,10 +42,14 @@ static const struct opt_cmd update_cmd = {
 	.nargs = OPT_CONFIGS,
 };
 
-/* The snapshot, normalized, as @golden: temp file + rename. */
+/*
+ * @r's snapshot, normalized, as its golden (temp file + rename), said.
+ * Return: 0, or -1 with @err set.
+ */
 static int golden_write(const struct golden_run *run, const struct run *r,
-			const char *golden, struct sf_err *err)
+			struct sf_err *err)
 {
+	char *golden = path_golden(run->expected, r->c->name);
 	json_t *j = NULL;
 	int ret = -1;
 
@@ -60,9 +64,11 @@ static int golden_write(const struct golden_run *run, const struct run *r,
 	}
 	if (json_file_write(golden, j, err))
 		goto out;
+	printf("wrote %s (%s)\n", golden, verdict_name(r->res.v));
 	ret = 0;
 out:
 	json_decref(j);
+	free(golden);
 	return ret;
 }
 
@@ -72,7 +78,7 @@ int cmd_update(int argc, char **argv)
 	const char *ci = getenv("CI");
 	struct golden_run run;
 	struct farm f;
-	int status, changes = 0, untested = 0;
+	int status, changes = 0, untested = 0, refuse;
 
 	farm_init(&f);
 	f.uses_source = 1;
@@ -83,11 +89,11 @@ int cmd_update(int argc, char **argv)
 		goto out_run;
 	golden_print(&f, &run, 0);
 	status = SF_EXIT_OK;
+	refuse = ci && !strcmp(ci, "true") && !o.force;
 	for (size_t s = 0; s < f.nsel; s++) {
 		const struct run *r = &run.runs[s];
 		enum verdict v = r->res.v;
 		struct sf_err err;
-		char *golden;
 
 		if (v != V_PASS && v != V_DIFF && v != V_NEW) {
 			status = SF_EXIT_UNTESTED;
@@ -97,16 +103,10 @@ int cmd_update(int argc, char **argv)
 		if (v == V_PASS && !run.inputs_changed[s].n)
 			continue;
 		changes++;
-		if (ci && !strcmp(ci, "true") && !o.force)
-			continue;
-		golden = path_golden(run.expected, r->c->name);
-		if (golden_write(&run, r, golden, &err)) {
+		if (!refuse && golden_write(&run, r, &err)) {
 			fprintf(stderr, "sysfarm: %s\n", err.msg);
 			status = SF_EXIT_UNTESTED;
-		} else {
-			printf("wrote %s (%s)\n", golden, verdict_name(v));
 		}
-		free(golden);
 	}
 	if (f.nsel == f.m.nconfigs && run.obsolete.n && untested)
 		printf("obsolete goldens kept because %d configuration%s gave no snapshot\n",
@@ -115,7 +115,7 @@ int cmd_update(int argc, char **argv)
 	for (size_t k = 0; f.nsel == f.m.nconfigs && !untested &&
 			   k < run.obsolete.n; k++) {
 		changes++;
-		if (ci && !strcmp(ci, "true") && !o.force)
+		if (refuse)
 			continue;
 		printf("removing obsolete %s\n", run.obsolete.v[k]);
 		fflush(stdout);
@@ -125,7 +125,7 @@ int cmd_update(int argc, char **argv)
 			status = SF_EXIT_UNTESTED;
 		}
 	}
-	if (changes && ci && !strcmp(ci, "true") && !o.force) {
+	if (changes && refuse) {
 		char *out = path_out(f.build, "<config>");
 		char *snap = path_snapshot(out);
 
