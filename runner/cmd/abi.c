@@ -10,6 +10,7 @@
 #include "compare/snap.h"
 #include "lib/exitcode.h"
 #include "lib/kconfig.h"
+#include "lib/paths.h"
 #include "pipeline/farm.h"
 
 static const char about[] =
@@ -104,13 +105,15 @@ out:
 static int configs_check(const struct farm *f, const struct abi_opts *o,
 			 const struct abi_table *t, unsigned char *seen)
 {
+	/* --goldens: the matrix's, TOP/expected (no --expected here) */
+	char *dir = o->goldens ? path_goldens(f->top) : NULL;
 	int status = SF_EXIT_OK;
 
 	for (size_t s = 0; s < f->nsel; s++) {
 		const struct config *c = &f->m.configs[f->sel[s]];
-		char *path = o->goldens ?
-			xstrfmt("%s/expected/%s.json", f->top, c->name) :
-			xstrfmt("%s/out/%s/snapshot.json", f->build, c->name);
+		char *out = dir ? NULL : path_out(f->build, c->name);
+		char *path = dir ? path_golden(dir, c->name) :
+				   path_snapshot(out);
 		struct strv kconfig = STRV_INIT;
 		struct sf_err err;
 		int ret;
@@ -124,7 +127,9 @@ static int configs_check(const struct farm *f, const struct abi_opts *o,
 		status = status_fold(status, ret);
 		strv_release(&kconfig);
 		free(path);
+		free(out);
 	}
+	free(dir);
 	return status;
 }
 
@@ -132,7 +137,7 @@ static int docs_check(const struct farm *f, const struct abi_opts *o,
 		      const struct abi_table *t)
 {
 	struct abi_findings fs = ABI_FINDINGS_INIT;
-	char *tree = o->tree ? xstrdup(o->tree) : xstrfmt("%s/src", f->build);
+	char *tree = o->tree ? xstrdup(o->tree) : path_src(f->build);
 	struct sf_err err;
 	int checked = abi_check_docs(t, tree, &fs, &err);
 	size_t n = abi_count(&fs);
@@ -140,8 +145,8 @@ static int docs_check(const struct farm *f, const struct abi_opts *o,
 	if (checked < 0 && o->tree) {
 		fprintf(stderr, "sysfarm: %s\n", err.msg);
 	} else if (checked < 0) {
-		fprintf(stderr, "sysfarm: %s ('sysfarm build' prepares %s/src, or use --kernel-tree)\n",
-			err.msg, f->build);
+		fprintf(stderr, "sysfarm: %s ('sysfarm build' prepares %s, or use --kernel-tree)\n",
+			err.msg, tree);
 	} else {
 		printf("%s: %zu rows, %d checked against %s/Documentation/ABI, %zu stale, %zu waived\n",
 		       t->path, t->n, checked, tree, n, fs.n - n);
@@ -180,8 +185,14 @@ int cmd_abi(int argc, char **argv)
 		if (status)
 			goto out_farm;
 	}
-	table = o.table ? xstrdup(o.table) :
-			  xstrfmt("%s/expected/abi.yaml", f.top);
+	if (o.table) {
+		table = xstrdup(o.table);
+	} else {
+		char *goldens = path_goldens(f.top);
+
+		table = path_abi_table(goldens);
+		free(goldens);
+	}
 	if (abi_table_load(&t, table, &err)) {
 		fprintf(stderr, "%s\n", err.msg);
 		status = SF_EXIT_USAGE;

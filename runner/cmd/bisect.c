@@ -11,7 +11,9 @@
 #include "compare/redact.h"
 #include "compare/snap.h"
 #include "lib/exitcode.h"
+#include "lib/paths.h"
 #include "pipeline/farm.h"
+#include "pipeline/run.h"
 #include "pipeline/source.h"
 
 static const char about[] =
@@ -29,6 +31,8 @@ struct bisect {
 	struct redactions reds;
 	enum { UNTESTED, GOOD, BAD, SKIP } *state;
 	int builds;
+	struct run *run;	/* the configuration's, taken by every step */
+	struct diff diff;	/* of the last step that gave a snapshot */
 	struct diff bad_diff;	/* of step bad_k */
 	long bad_k;
 };
@@ -53,7 +57,7 @@ static const struct opt_cmd bisect_cmd = {
 /* How many patches open both the default series and @patches. */
 static long common_prefix(const struct farm *f, const struct strv *patches)
 {
-	char *def = xstrfmt("%s/patches/series", f->top);
+	char *def = path_series(f->top);
 	struct strv base = STRV_INIT;
 	struct sf_err err;
 	long n = 0;
@@ -89,15 +93,33 @@ static void log_replay(struct bisect *b)
 	free(text);
 }
 
-/* Step k: the first k patches, built, booted, compared with the golden. */
-static int step(struct farm *f, const struct config *c, struct bisect *b,
-		long k, struct diff *d)
+/* run_matrix()'s hook for a step: PASS or DIFF against the golden. */
+static void step_compare(void *ctx, struct farm *f, struct run *r)
 {
-	char *series = xstrfmt("%s/bisect/%s.series", f->build, c->name);
-	char *out = farm_outdir(f, c);
-	char *snap = xstrfmt("%s/snapshot.json", out);
+	struct bisect *b = ctx;
+	json_t *golden = NULL;
+
+	diff_release(&b->diff);
+	if (snap_load(b->golden, &golden, &r->res.why) ||
+	    snap_check(r->snapshot, r->snap, &r->res.why)) {
+		r->res.v = V_CORRUPT;
+	} else {
+		snap_diff(golden, r->snap, &b->reds, &b->diff);
+		r->res.v = b->diff.n ? V_DIFF : V_PASS;
+	}
+	json_decref(golden);
+}
+
+/* Step k: the first k patches, built, booted, compared with the golden. */
+static void step(struct farm *f, struct bisect *b, long k)
+{
+	/* No result.json: the steps' verdicts are in the log */
+	const struct run_hooks hooks = { .boot = 1, .snapshot = step_compare,
+					 .ctx = b };
+	const struct config *c = b->run->c;
+	char *series = path_bisect_series(f->build, c->name);
 	const char *name = strrchr(b->patches.v[k - 1], '/') + 1;
-	struct result r = { 0 };
+	struct result *r = &b->run->res;
 	double t = now_seconds();
 	FILE *log;
 	char *text = xstrdup("");
@@ -109,42 +131,34 @@ static int step(struct farm *f, const struct config *c, struct bisect *b,
 		text = more;
 	}
 	if (file_write_atomic(series, text, strlen(text))) {
-		err_set(&r.why, "%s: %s", series, strerror(errno));
-		r.v = V_BUILD_FAIL;
+		memset(r, 0, sizeof(*r));
+		err_set(&r->why, "%s: %s", series, strerror(errno));
+		r->v = V_BUILD_FAIL;
 	} else {
 		farm_set_series(f, series);
 		farm_progress(f, c, "bisect: %ld patches, up to %s", k, name);
 		b->builds++;
-		if (!farm_build(f, c, &r) && !farm_boot(f, c, &r)) {
-			diff_release(d);
-			if (snap_compare(b->golden, snap, &b->reds, d, &r.why))
-				r.v = V_CORRUPT;
-			else
-				r.v = d->n ? V_DIFF : V_PASS;
-		}
+		run_matrix(f, b->run, &hooks);
 	}
-	b->state[k] = r.v == V_PASS ? GOOD : r.v == V_DIFF ? BAD : SKIP;
+	b->state[k] = r->v == V_PASS ? GOOD : r->v == V_DIFF ? BAD : SKIP;
 	/* Keep the diff of the lowest bad step: the answer's, in the end. */
 	if (b->state[k] == BAD && (!b->bad_k || k < b->bad_k)) {
 		diff_release(&b->bad_diff);
-		b->bad_diff = *d;
-		memset(d, 0, sizeof(*d));
+		b->bad_diff = b->diff;
+		memset(&b->diff, 0, sizeof(b->diff));
 		b->bad_k = k;
 	}
 	log = fopen(b->log, "a");
 	if (log) {
-		fprintf(log, "%ld %s %s %.1f\n", k, name, verdict_name(r.v),
+		fprintf(log, "%ld %s %s %.1f\n", k, name, verdict_name(r->v),
 			now_seconds() - t);
 		fclose(log);
 	}
 	farm_progress(f, c, "bisect: %ld patches: %s%s%.*s", k,
-		      verdict_name(r.v), r.why.msg[0] ? ": " : "",
-		      (int)strcspn(r.why.msg, "\n"), r.why.msg);
+		      verdict_name(r->v), r->why.msg[0] ? ": " : "",
+		      (int)strcspn(r->why.msg, "\n"), r->why.msg);
 	free(text);
 	free(series);
-	free(out);
-	free(snap);
-	return 0;
 }
 
 /*
@@ -162,10 +176,58 @@ static long next_step(const struct bisect *b, long lo, long hi)
 	return best;
 }
 
+/*
+ * The golden and redaction rules of the matrix (bisect has no
+ * --expected). Return: 0, or -1 after the message.
+ */
+static int golden_load(const struct farm *f, const struct config *c,
+		       struct bisect *b)
+{
+	char *goldens = path_goldens(f->top);
+	char *reds = path_redactions(goldens);
+	struct sf_err err;
+	int bad;
+
+	b->golden = path_golden(goldens, c->name);
+	bad = path_exists(reds) && redactions_load(&b->reds, reds, &err);
+	if (!bad && !path_exists(b->golden))
+		bad = err_set(&err, "sysfarm: bisect needs the configuration's golden");
+	if (bad)
+		fprintf(stderr, "%s\n", err.msg);
+	free(reds);
+	free(goldens);
+	return bad ? -1 : 0;
+}
+
+/* The first bad patch, or the range skips leave. Return: exit status. */
+static int answer_print(const struct bisect *b, const struct config *c,
+			long lo, long hi)
+{
+	printf("bisect %s over %s: %d build%s\n", c->name, b->series,
+	       b->builds, b->builds == 1 ? "" : "s");
+	if (hi == lo + 1 && b->state[hi] == GOOD) {
+		printf("no ABI change: the first %ld patches match the golden\n",
+		       hi);
+		return SF_EXIT_OK;
+	}
+	if (hi == lo + 1 && b->state[hi] == BAD) {
+		printf("first bad patch: %s: %s\n",
+		       strrchr(b->patches.v[hi - 1], '/') + 1,
+		       b->subjects.v[hi - 1]);
+		diff_print(stdout, &b->bad_diff, "  ", 0);
+		return SF_EXIT_OK;
+	}
+	printf("skipped steps leave a range: the first bad patch is one of\n");
+	for (long i = lo + 1; i <= hi; i++)
+		printf("  %s: %s (%s)\n", strrchr(b->patches.v[i - 1], '/') + 1,
+		       b->subjects.v[i - 1],
+		       b->state[i] == SKIP ? "untestable" : "bad");
+	return SF_EXIT_UNTESTED;
+}
+
 int cmd_bisect(int argc, char **argv)
 {
 	struct bisect b = { .good = -1, .bad = -1 };
-	struct diff d = DIFF_INIT;
 	struct sf_err err;
 	const struct config *c;
 	struct farm f;
@@ -195,27 +257,17 @@ int cmd_bisect(int argc, char **argv)
 			b.good, b.bad, b.patches.n);
 		goto out;
 	}
-	b.golden = xstrfmt("%s/expected/%s.json", f.top, c->name);
+	if (golden_load(&f, c, &b))
+		goto out;
 	{
-		char *reds = xstrfmt("%s/expected/redactions.yaml", f.top);
-		int r = path_exists(reds) &&
-			redactions_load(&b.reds, reds, &err);
-
-		free(reds);
-		if (r || !path_exists(b.golden)) {
-			fprintf(stderr, "%s\n", r ? err.msg :
-				"sysfarm: bisect needs the configuration's golden");
-			goto out;
-		}
-	}
-	{
-		char *dir = xstrfmt("%s/bisect", f.build);
+		char *dir = path_bisect(f.build);
 
 		mkdir_p(dir);
 		free(dir);
 	}
-	b.log = xstrfmt("%s/bisect/%s.log", f.build, c->name);
+	b.log = path_bisect_log(f.build, c->name);
 	b.series = xstrdup(f.series);
+	b.run = run_alloc(&f);
 	b.state = xmalloc((b.patches.n + 1) * sizeof(*b.state));
 	log_replay(&b);
 
@@ -236,34 +288,15 @@ int cmd_bisect(int argc, char **argv)
 		k = next_step(&b, lo, hi);
 		if (!k)
 			break;
-		step(&f, c, &b, k, &d);
+		step(&f, &b, k);
 	}
 	/* The answer's own snapshot: its diff is what the patch introduced. */
 	if (hi == lo + 1 && b.bad_k != hi)
-		step(&f, c, &b, hi, &d);
-	printf("bisect %s over %s: %d build%s\n", c->name, b.series, b.builds,
-	       b.builds == 1 ? "" : "s");
-	if (hi == lo + 1 && b.state[hi] == GOOD) {
-		printf("no ABI change: the first %ld patches match the golden\n",
-		       hi);
-		status = SF_EXIT_OK;
-	} else if (hi == lo + 1 && b.state[hi] == BAD) {
-		printf("first bad patch: %s: %s\n",
-		       strrchr(b.patches.v[hi - 1], '/') + 1,
-		       b.subjects.v[hi - 1]);
-		diff_print(stdout, &b.bad_diff, "  ", 0);
-		status = SF_EXIT_OK;
-	} else {
-		printf("skipped steps leave a range: the first bad patch is one of\n");
-		for (long i = lo + 1; i <= hi; i++)
-			printf("  %s: %s (%s)\n",
-			       strrchr(b.patches.v[i - 1], '/') + 1,
-			       b.subjects.v[i - 1],
-			       b.state[i] == SKIP ? "untestable" : "bad");
-		status = SF_EXIT_UNTESTED;
-	}
+		step(&f, &b, hi);
+	status = answer_print(&b, c, lo, hi);
 out:
-	diff_release(&d);
+	run_free(&f, b.run);
+	diff_release(&b.diff);
 	diff_release(&b.bad_diff);
 	redactions_release(&b.reds);
 	strv_release(&b.patches);

@@ -10,6 +10,7 @@
 #include "cmd/golden.h"
 #include "compare/snap.h"
 #include "lib/exitcode.h"
+#include "lib/paths.h"
 
 const struct opt golden_options[] = {
 	OPT_STRING(0, "expected", struct golden_opts, expected, "DIR",
@@ -21,18 +22,14 @@ const struct opt golden_options[] = {
 	OPT_END
 };
 
-char *golden_path(const struct golden_run *run, const struct config *c)
-{
-	return xstrfmt("%s/%s.json", run->expected, c->name);
-}
-
 /* Bad goldens are bad input: refuse them before an hour of building. */
 static int goldens_validate(const struct farm *f, struct golden_run *run)
 {
 	int bad = 0;
 
 	for (size_t s = 0; s < f->nsel; s++) {
-		char *path = golden_path(run, &f->m.configs[f->sel[s]]);
+		char *path = path_golden(run->expected,
+					 f->m.configs[f->sel[s]].name);
 		struct sf_err err;
 		json_t *j = NULL;
 
@@ -150,7 +147,7 @@ static void inputs_compare(json_t *golden, json_t *snap, struct strv *out)
 /* DIR/abi.yaml, if there is one: bad input before anything is built. */
 static int abi_load(struct golden_run *run)
 {
-	char *path = xstrfmt("%s/abi.yaml", run->expected);
+	char *path = path_abi_table(run->expected);
 	struct sf_err err;
 	int bad = path_exists(path) && abi_table_load(&run->abi, path, &err);
 
@@ -160,105 +157,99 @@ static int abi_load(struct golden_run *run)
 	return bad;
 }
 
-static void compare_one(struct farm *f, struct golden_run *run, size_t s)
+/* PASS, DIFF or NEW: the snapshot against its golden, inputs apart. */
+static void compare_one(struct golden_run *run, struct run *r)
 {
-	const struct config *c = &f->m.configs[f->sel[s]];
-	struct result *r = &run->results[s];
-	char *out = farm_outdir(f, c);
-	char *snap_path = xstrfmt("%s/snapshot.json", out);
-	char *diff_path = xstrfmt("%s/snapshot.diff", out);
-	char *golden = golden_path(run, c);
-	json_t *gj = NULL, *sj = NULL;
+	struct result *res = &r->res;
+	char *diff_path = path_snapshot_diff(r->out);
+	char *golden = path_golden(run->expected, r->c->name);
+	struct diff *d = &run->diffs[r->i];
+	json_t *gj = NULL;
 	FILE *df;
 
 	if (!path_exists(golden)) {
-		r->v = V_NEW;
-		err_set(&r->why, "no golden %s yet ('sysfarm update %s' writes it from %s)",
-			golden, c->name, snap_path);
+		res->v = V_NEW;
+		err_set(&res->why, "no golden %s yet ('sysfarm update %s' writes it from %s)",
+			golden, r->c->name, r->snapshot);
 		goto out;
 	}
-	if (snap_load(golden, &gj, &r->why) || snap_load(snap_path, &sj, &r->why)) {
-		r->v = V_CORRUPT;
+	if (snap_load(golden, &gj, &res->why) ||
+	    snap_check(r->snapshot, r->snap, &res->why)) {
+		res->v = V_CORRUPT;
 		goto out;
 	}
-	inputs_compare(gj, sj, &run->inputs_changed[s]);
-	if (snap_compare(golden, snap_path, &run->reds, &run->diffs[s],
-			 &r->why)) {
-		r->v = V_CORRUPT;
-		goto out;
-	}
-	r->v = run->diffs[s].n ? V_DIFF : V_PASS;
-	if (r->v == V_DIFF)
-		err_set(&r->why, "%zu change%s against %s", run->diffs[s].n,
-			run->diffs[s].n == 1 ? "" : "s", golden);
+	inputs_compare(gj, r->snap, &run->inputs_changed[r->i]);
+	snap_diff(gj, r->snap, &run->reds, d);
+	res->v = d->n ? V_DIFF : V_PASS;
+	if (res->v == V_DIFF)
+		err_set(&res->why, "%zu change%s against %s", d->n,
+			d->n == 1 ? "" : "s", golden);
 out:
 	/* The artifact a reviewer needs to accept or reject CI's result. */
 	df = fopen(diff_path, "w");
 	if (df) {
-		for (size_t i = 0; i < run->inputs_changed[s].n; i++)
+		for (size_t i = 0; i < run->inputs_changed[r->i].n; i++)
 			fprintf(df, "inputs changed: %s\n",
-				run->inputs_changed[s].v[i]);
-		diff_print(df, &run->diffs[s], "", 0);
+				run->inputs_changed[r->i].v[i]);
+		diff_print(df, d, "", 0);
 		fclose(df);
 	}
 	json_decref(gj);
-	json_decref(sj);
 	free(golden);
-	free(out);
-	free(snap_path);
 	free(diff_path);
 }
 
 /* Holds a snapshot to the ABI table: PASS becomes ABI-MISMATCH. */
-static void abi_one(struct farm *f, struct golden_run *run, size_t s)
+static void abi_one(struct farm *f, struct golden_run *run, struct run *r)
 {
-	const struct config *c = &f->m.configs[f->sel[s]];
-	struct result *r = &run->results[s];
-	char *snap_path = xstrfmt("%s/out/%s/snapshot.json", f->build,
-				  c->name);
+	struct abi_findings *found = &run->abi_found[r->i];
 	struct strv kconfig = STRV_INIT;
-	json_t *sj = NULL;
+	struct result *res = &r->res;
 	size_t n;
 
-	if (kbuild_fragment_options(&f->m, c, &kconfig, &r->why) ||
-	    snap_load(snap_path, &sj, &r->why)) {
-		r->v = V_CORRUPT;
+	if (kbuild_fragment_options(&f->m, r->c, &kconfig, &res->why) ||
+	    snap_check(r->snapshot, r->snap, &res->why)) {
+		res->v = V_CORRUPT;
 		goto out;
 	}
-	abi_check(&run->abi, sj, &kconfig, NULL, &run->abi_found[s]);
-	n = abi_count(&run->abi_found[s]);
-	if (n && r->v == V_PASS) {
-		r->v = V_ABI_MISMATCH;
-		err_set(&r->why, "%zu finding%s against %s", n,
+	abi_check(&run->abi, r->snap, &kconfig, NULL, found);
+	n = abi_count(found);
+	if (n && res->v == V_PASS) {
+		res->v = V_ABI_MISMATCH;
+		err_set(&res->why, "%zu finding%s against %s", n,
 			n == 1 ? "" : "s", run->abi.path);
 	}
 out:
-	json_decref(sj);
 	strv_release(&kconfig);
-	free(snap_path);
 }
 
+/* run_matrix()'s hook for check and update, on each fresh snapshot. */
+static void golden_one(void *ctx, struct farm *f, struct run *r)
+{
+	struct golden_run *run = ctx;
+
+	compare_one(run, r);
+	if (run->abi.path && verdict_exit(r->res.v) != SF_EXIT_UNTESTED)
+		abi_one(f, run, r);
+}
+
+/* results.json: each run's result.json with what the comparison found. */
 static json_t *results_json(const struct farm *f, const struct golden_run *run)
 {
 	json_t *arr = json_array();
 
 	for (size_t s = 0; s < f->nsel; s++) {
-		const struct config *c = &f->m.configs[f->sel[s]];
-		const struct result *r = &run->results[s];
+		json_t *e = run_result_json(&run->runs[s]);
 		json_t *changed = json_array();
 
 		for (size_t i = 0; i < run->inputs_changed[s].n; i++)
 			json_array_append_new(changed,
 				json_string(run->inputs_changed[s].v[i]));
-		json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s, s:f, s:b, s:f, s:f, s:o, s:o, s:o}",
-			"config", c->name, "key", c->key,
-			"verdict", verdict_name(r->v), "message", r->why.msg,
-			"seconds", r->seconds, "built", r->built,
-			"build_seconds", r->build_seconds,
-			"boot_seconds", r->boot_seconds,
-			"diff", diff_to_json(&run->diffs[s]),
-			"inputs_changed", changed,
-			"abi", abi_to_json(&run->abi_found[s])));
+		json_object_set_new(e, "diff", diff_to_json(&run->diffs[s]));
+		json_object_set_new(e, "inputs_changed", changed);
+		json_object_set_new(e, "abi",
+				    abi_to_json(&run->abi_found[s]));
+		json_array_append_new(arr, e);
 	}
 	return json_pack("{s:o, s:o}", "configs", arr,
 			 "abi_stale", abi_to_json(&run->abi_stale));
@@ -267,16 +258,17 @@ static json_t *results_json(const struct farm *f, const struct golden_run *run)
 int golden_run(struct farm *f, const struct golden_opts *o,
 	       struct golden_run *run)
 {
-	char *reds = o->redactions ? xstrdup(o->redactions) : NULL;
+	const struct run_hooks hooks = { .boot = 1, .save = 1,
+					 .snapshot = golden_one, .ctx = run };
 	struct sf_err err;
-	char *text;
+	char *reds, *path, *text;
 
 	memset(run, 0, sizeof(*run));
 	run->expected = o->expected ? xstrdup(o->expected) :
-				      xstrfmt("%s/expected", f->top);
-	if (!reds)
-		reds = xstrfmt("%s/redactions.yaml", run->expected);
-	run->results = xmalloc(f->nsel * sizeof(*run->results));
+				      path_goldens(f->top);
+	reds = o->redactions ? xstrdup(o->redactions) :
+			       path_redactions(run->expected);
+	run->runs = run_alloc(f);
 	run->diffs = xmalloc(f->nsel * sizeof(*run->diffs));
 	run->inputs_changed = xmalloc(f->nsel * sizeof(*run->inputs_changed));
 	run->abi_found = xmalloc(f->nsel * sizeof(*run->abi_found));
@@ -291,21 +283,7 @@ int golden_run(struct farm *f, const struct golden_opts *o,
 	if (goldens_validate(f, run) || (o->abi && abi_load(run)))
 		return SF_EXIT_USAGE;
 
-	farm_build_all(f);
-	for (size_t s = 0; s < f->nsel; s++) {
-		const struct config *c = &f->m.configs[f->sel[s]];
-		double t = now_seconds();
-
-		if (!farm_build(f, c, &run->results[s]) &&
-		    !farm_boot(f, c, &run->results[s])) {
-			compare_one(f, run, s);
-			if (run->abi.path && verdict_exit(run->results[s].v) !=
-					     SF_EXIT_UNTESTED)
-				abi_one(f, run, s);
-		}
-		run->results[s].seconds = now_seconds() - t;
-		farm_result_save(f, c, &run->results[s]);
-	}
+	run_matrix(f, run->runs, &hooks);
 	/* After the builds: what `update` removes is what is there now */
 	goldens_obsolete(f, run);
 	/* The tree every snapshot was built from, if one was prepared */
@@ -314,15 +292,11 @@ int golden_run(struct farm *f, const struct golden_opts *o,
 		fprintf(stderr, "sysfarm: %s\n", err.msg);
 	run->report = results_json(f, run);
 	text = json_dumps(run->report, JSON_INDENT(2) | JSON_SORT_KEYS);
-	{
-		char *path = o->results ? xstrdup(o->results) :
-					  xstrfmt("%s/out/results.json", f->build);
-
-		if (!text || file_put(path, text, strlen(text), 0))
-			fprintf(stderr, "sysfarm: cannot write '%s': %s\n",
-				path, strerror(errno));
-		free(path);
-	}
+	path = o->results ? xstrdup(o->results) : path_results(f->build);
+	if (!text || file_put(path, text, strlen(text), 0))
+		fprintf(stderr, "sysfarm: cannot write '%s': %s\n", path,
+			strerror(errno));
+	free(path);
 	free(text);
 	return 0;
 }
@@ -333,7 +307,7 @@ int golden_status(const struct farm *f, const struct golden_run *run)
 
 	for (size_t s = 0; s < f->nsel; s++)
 		status = verdict_exit_fold(status,
-					   verdict_exit(run->results[s].v));
+					   verdict_exit(run->runs[s].res.v));
 	/*
 	 * An obsolete golden says the goldens and the matrix disagree, not
 	 * that the kernel changed: it fails a run of the whole matrix that
@@ -349,7 +323,7 @@ int golden_status(const struct farm *f, const struct golden_run *run)
 void golden_print(const struct farm *f, const struct golden_run *run,
 		  int color)
 {
-	farm_summary(f, run->results);
+	run_summary(f, run->runs);
 
 	for (size_t s = 0; s < f->nsel; s++) {
 		const struct config *c = &f->m.configs[f->sel[s]];
@@ -389,7 +363,7 @@ void golden_release(const struct farm *f, struct golden_run *run)
 	abi_table_release(&run->abi);
 	free(run->diffs);
 	free(run->inputs_changed);
-	free(run->results);
+	run_free(f, run->runs);
 	free(run->expected);
 	strv_release(&run->obsolete);
 	strv_release(&run->foreign);

@@ -13,6 +13,7 @@
 #include "compare/diff.h"
 #include "compare/redact.h"
 #include "pipeline/farm.h"
+#include "pipeline/run.h"
 
 struct golden_opts {
 	const char *expected;		/* the goldens' directory */
@@ -27,7 +28,7 @@ extern const struct opt golden_options[];
 struct golden_run {
 	struct redactions reds;
 	char *expected;
-	struct result *results;		/* indexed like f->sel */
+	struct run *runs;		/* indexed like f->sel */
 	struct diff *diffs;
 	struct strv *inputs_changed;	/* "name: old -> new" lines */
 	struct strv obsolete;		/* sysfarm's goldens no configuration
@@ -44,22 +45,20 @@ struct golden_run {
  * golden_run() - build, boot and compare every selected configuration
  *
  * Goldens, the redaction rules and the ABI table are validated before
- * anything is built. With @o->abi, a snapshot equal to its golden that
- * the ABI table finds fault with is ABI-MISMATCH, and the table's
- * Documentation/ABI rows are checked against the tree that was built.
- * Writes build/out/<config>/snapshot.diff beside each snapshot and the
- * results file. After the builds, lists the goldens no configuration of
- * the matrix is named after: obsolete if sysfarm wrote them (a regular
- * file, a snapshot whose header has "inputs" and "snapshotter"), foreign
- * otherwise.
+ * anything is built; then run_matrix() hands each fresh snapshot, in
+ * memory, to the comparison with its golden. With @o->abi, a snapshot
+ * equal to its golden that the ABI table finds fault with is ABI-MISMATCH,
+ * and the table's Documentation/ABI rows are checked against the tree
+ * that was built. Writes BUILD/out/CONFIG/snapshot.diff beside each
+ * snapshot, result.json for each, and the results file. After the
+ * builds, lists the goldens no configuration of the matrix is named
+ * after: obsolete if sysfarm wrote them (a regular file, a snapshot whose
+ * header has "inputs" and "snapshotter"), foreign otherwise.
  *
  * Return: 0, or SF_EXIT_USAGE after printing a bad input's message.
  */
 int golden_run(struct farm *f, const struct golden_opts *o,
 	       struct golden_run *run);
-
-/* The golden's path for @c, malloc'd. */
-char *golden_path(const struct golden_run *run, const struct config *c);
 
 /*
  * The summary table, then per configuration its inputs changes (first, on

@@ -10,6 +10,7 @@
 #include "cmd/golden.h"
 #include "compare/snap.h"
 #include "lib/exitcode.h"
+#include "lib/paths.h"
 
 static const char about[] =
 	"Runs the configurations like `check` and writes expected/CONFIG.json\n"
@@ -41,18 +42,20 @@ static const struct opt_cmd update_cmd = {
 	.nargs = OPT_CONFIGS,
 };
 
-/* The snapshot, normalized, as the golden: temp file + rename. */
-static int golden_write(struct farm *f, const struct golden_run *run,
-			const struct config *c, struct sf_err *err)
+/*
+ * @r's snapshot, normalized, as its golden (temp file + rename), said.
+ * Return: 0, or -1 with @err set.
+ */
+static int golden_write(const struct golden_run *run, const struct run *r,
+			struct sf_err *err)
 {
-	char *out = farm_outdir(f, c);
-	char *snap = xstrfmt("%s/snapshot.json", out);
-	char *golden = golden_path(run, c);
+	char *golden = path_golden(run->expected, r->c->name);
 	json_t *j = NULL;
 	int ret = -1;
 
-	if (snap_load(snap, &j, err))
+	if (snap_check(r->snapshot, r->snap, err))
 		goto out;
+	j = json_deep_copy(r->snap);
 	redactions_apply(&run->reds, j);
 	if (mkdir_p(run->expected)) {
 		err_set(err, "%s: cannot create: %s", run->expected,
@@ -61,11 +64,10 @@ static int golden_write(struct farm *f, const struct golden_run *run,
 	}
 	if (json_file_write(golden, j, err))
 		goto out;
+	printf("wrote %s (%s)\n", golden, verdict_name(r->res.v));
 	ret = 0;
 out:
 	json_decref(j);
-	free(out);
-	free(snap);
 	free(golden);
 	return ret;
 }
@@ -76,7 +78,7 @@ int cmd_update(int argc, char **argv)
 	const char *ci = getenv("CI");
 	struct golden_run run;
 	struct farm f;
-	int status, changes = 0, untested = 0;
+	int status, changes = 0, untested = 0, refuse;
 
 	farm_init(&f);
 	f.uses_source = 1;
@@ -87,9 +89,10 @@ int cmd_update(int argc, char **argv)
 		goto out_run;
 	golden_print(&f, &run, 0);
 	status = SF_EXIT_OK;
+	refuse = ci && !strcmp(ci, "true") && !o.force;
 	for (size_t s = 0; s < f.nsel; s++) {
-		const struct config *c = &f.m.configs[f.sel[s]];
-		enum verdict v = run.results[s].v;
+		const struct run *r = &run.runs[s];
+		enum verdict v = r->res.v;
 		struct sf_err err;
 
 		if (v != V_PASS && v != V_DIFF && v != V_NEW) {
@@ -100,15 +103,10 @@ int cmd_update(int argc, char **argv)
 		if (v == V_PASS && !run.inputs_changed[s].n)
 			continue;
 		changes++;
-		if (ci && !strcmp(ci, "true") && !o.force)
-			continue;
-		if (golden_write(&f, &run, c, &err)) {
+		if (!refuse && golden_write(&run, r, &err)) {
 			fprintf(stderr, "sysfarm: %s\n", err.msg);
 			status = SF_EXIT_UNTESTED;
-			continue;
 		}
-		printf("wrote %s/%s.json (%s)\n", run.expected, c->name,
-		       verdict_name(v));
 	}
 	if (f.nsel == f.m.nconfigs && run.obsolete.n && untested)
 		printf("obsolete goldens kept because %d configuration%s gave no snapshot\n",
@@ -117,7 +115,7 @@ int cmd_update(int argc, char **argv)
 	for (size_t k = 0; f.nsel == f.m.nconfigs && !untested &&
 			   k < run.obsolete.n; k++) {
 		changes++;
-		if (ci && !strcmp(ci, "true") && !o.force)
+		if (refuse)
 			continue;
 		printf("removing obsolete %s\n", run.obsolete.v[k]);
 		fflush(stdout);
@@ -127,9 +125,14 @@ int cmd_update(int argc, char **argv)
 			status = SF_EXIT_UNTESTED;
 		}
 	}
-	if (changes && ci && !strcmp(ci, "true") && !o.force) {
-		fprintf(stderr, "sysfarm: CI=true: %d golden change%s not written (--force to write); the would-be goldens are %s/out/<config>/snapshot.json, their diffs snapshot.diff\n",
-			changes, changes == 1 ? "" : "s", f.build);
+	if (changes && refuse) {
+		char *out = path_out(f.build, "<config>");
+		char *snap = path_snapshot(out);
+
+		fprintf(stderr, "sysfarm: CI=true: %d golden change%s not written (--force to write); the would-be goldens are %s, their diffs snapshot.diff\n",
+			changes, changes == 1 ? "" : "s", snap);
+		free(snap);
+		free(out);
 		status = SF_EXIT_USAGE;
 	}
 out_run:

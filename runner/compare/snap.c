@@ -522,6 +522,22 @@ int snap_load(const char *path, json_t **out, struct sf_err *err)
 	return ret ? ret : snap_checked(path, out, err);
 }
 
+void snap_diff(json_t *a, json_t *b, const struct redactions *r,
+	       struct diff *out)
+{
+	json_t *ra = NULL, *rb = NULL;
+
+	if (r && r->n) {
+		a = ra = json_deep_copy(a);
+		b = rb = json_deep_copy(b);
+		redactions_apply(r, a);
+		redactions_apply(r, b);
+	}
+	diff_snapshots(out, a, b);
+	json_decref(ra);
+	json_decref(rb);
+}
+
 int snap_compare(const char *a, const char *b, const struct redactions *r,
 		 struct diff *out, struct sf_err *err)
 {
@@ -532,15 +548,9 @@ int snap_compare(const char *a, const char *b, const struct redactions *r,
 	if (ret)
 		return ret;
 	ret = snap_load(b, &jb, err);
-	if (ret)
-		goto out_put_a;
-	if (r) {
-		redactions_apply(r, ja);
-		redactions_apply(r, jb);
-	}
-	diff_snapshots(out, ja, jb);
+	if (!ret)
+		snap_diff(ja, jb, r, out);
 	json_decref(jb);
-out_put_a:
 	json_decref(ja);
 	return ret;
 }

@@ -56,6 +56,18 @@ int snap_check(const char *name, json_t *snap, struct sf_err *err);
 struct redactions;
 
 /**
+ * snap_diff() - diff two snapshots, both redacted by @r
+ * @a: the old side (the golden, for `check`), checked by snap_check()
+ * @b: the new side (the snapshot just taken), checked too
+ * @r: the redaction rules, or NULL for none
+ * @out: an initialised (DIFF_INIT) list that receives the changes
+ *
+ * Neither snapshot is changed: the rules are applied to copies.
+ */
+void snap_diff(json_t *a, json_t *b, const struct redactions *r,
+	       struct diff *out);
+
+/**
  * snap_compare() - load two snapshot files, normalize both, diff them
  * @a: the old side (the golden, for `check`)
  * @b: the new side (the snapshot just taken)

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/paths.h"
 #include "lib/proc.h"
 #include "pipeline/boot.h"
 #include "snapshotter/frame.h"
@@ -85,11 +86,11 @@ static int dtc(const char *in, const char *in_fmt, const char *out,
 int boot_dtb(const struct matrix *m, const struct config *c,
 	     const char *outdir, char **dtb, struct sf_err *err)
 {
-	char *dumped = xstrfmt("%s/virt.dtb", outdir);
-	char *dts = xstrfmt("%s/virt.dts", outdir);
-	char *board = xstrfmt("%s/board.dts", outdir);
-	char *log = xstrfmt("%s/dtc.log", outdir);
-	char *out = xstrfmt("%s/board.dtb", outdir);
+	char *dumped = path_machine_dtb(outdir);
+	char *dts = path_machine_dts(outdir);
+	char *board = path_board_dts(outdir);
+	char *log = path_dtc_log(outdir);
+	char *out = path_board_dtb(outdir);
 	char *text = NULL, *esc;
 	struct strv argv = STRV_INIT;
 	int ret = -1;
@@ -191,14 +192,14 @@ static void log_command(const char *log, const struct strv *argv)
 	fclose(f);
 }
 
-char *boot_cmdline(const struct config *c, const struct boot *b)
+char *boot_cmdline(const struct config *c, const struct strv *append)
 {
 	char *cmdline = xstrfmt("console=%s panic=-1 oops=panic sysfarm.channel=%s",
 				c->s.qemu_console, c->s.qemu_channel);
 
-	for (size_t i = 0; i < c->s.append.n + b->append->n; i++) {
+	for (size_t i = 0; i < c->s.append.n + append->n; i++) {
 		const char *w = i < c->s.append.n ? c->s.append.v[i] :
-			b->append->v[i - c->s.append.n];
+			append->v[i - c->s.append.n];
 		char *more = xstrfmt("%s %s", cmdline, w);
 
 		free(cmdline);
@@ -208,12 +209,11 @@ char *boot_cmdline(const struct config *c, const struct boot *b)
 }
 
 static enum verdict decode(const struct boot *b, enum proc_status st,
-			   int code, struct sf_err *err)
+			   int code, json_t **snap, struct sf_err *err)
 {
-	char *chan_path = xstrfmt("%s/channel.out", b->outdir);
-	char *con_path = xstrfmt("%s/console.log", b->outdir);
-	char *qlog = xstrfmt("%s/qemu.log", b->outdir);
-	char *snap = xstrfmt("%s/snapshot.json", b->outdir);
+	char *chan_path = path_channel(b->outdir);
+	char *con_path = path_console(b->outdir);
+	char *qlog = path_qemu_log(b->outdir);
 	size_t clen = 0, conlen = 0, plen;
 	char *chan = file_read(chan_path, &clen);
 	char *console = file_read(con_path, &conlen);
@@ -221,7 +221,6 @@ static enum verdict decode(const struct boot *b, enum proc_status st,
 	const char *payload;
 	enum verdict v;
 	json_error_t je;
-	json_t *doc;
 	int fr;
 
 	if (st == PROC_START_FAILED) {
@@ -232,18 +231,11 @@ static enum verdict decode(const struct boot *b, enum proc_status st,
 	fr = chan ? frame_decode(chan, clen, &payload, &plen) :
 		    FRAME_ENOFRAME;
 	if (fr == 0) {
-		doc = json_loadb(payload, plen, 0, &je);
-		if (!doc) {
+		*snap = json_loadb(payload, plen, 0, &je);
+		if (!*snap) {
 			v = V_CORRUPT;
 			err_set(err, "the channel's frame is intact but holds no JSON: %d:%d: %s",
 				je.line, je.column, je.text);
-			goto out;
-		}
-		json_decref(doc);
-		if (file_write_atomic(snap, payload, plen)) {
-			v = V_NO_SNAPSHOT;
-			err_set(err, "%s: cannot write: %s", snap,
-				strerror(errno));
 			goto out;
 		}
 		v = V_SNAPSHOT;
@@ -284,19 +276,17 @@ out:
 	free(chan_path);
 	free(con_path);
 	free(qlog);
-	free(snap);
 	return v;
 }
 
 enum verdict boot_run(const struct matrix *m, const struct config *c,
-		      const struct boot *b, const char *dtb,
+		      const struct boot *b, const char *dtb, json_t **snap,
 		      struct sf_err *err)
 {
-	char *con = xstrfmt("%s/console.log", b->outdir);
-	char *chan = xstrfmt("%s/channel.out", b->outdir);
-	char *snap = xstrfmt("%s/snapshot.json", b->outdir);
-	char *qlog = xstrfmt("%s/qemu.log", b->outdir);
-	char *esc, *cmdline;
+	char *con = path_console(b->outdir);
+	char *chan = path_channel(b->outdir);
+	char *qlog = path_qemu_log(b->outdir);
+	char *esc;
 	struct strv argv = STRV_INIT;
 	struct proc p = PROC_INIT;
 	enum proc_status st;
@@ -306,7 +296,6 @@ enum verdict boot_run(const struct matrix *m, const struct config *c,
 	/* Nothing from an earlier boot may be mistaken for this one's. */
 	unlink(con);
 	unlink(chan);
-	unlink(snap);
 	machine_args(c, &argv);
 	strv_push(&argv, "-accel");
 	strv_push(&argv, b->accel);
@@ -320,8 +309,7 @@ enum verdict boot_run(const struct matrix *m, const struct config *c,
 		strv_push(&argv, dtb);
 	}
 	strv_push(&argv, "-append");
-	strv_push(&argv, cmdline = boot_cmdline(c, b));
-	free(cmdline);
+	strv_push(&argv, b->cmdline);
 	esc = qemu_escape(con);
 	strv_push(&argv, "-chardev");
 	strv_pushf(&argv, "file,id=console,path=%s", esc);
@@ -341,11 +329,10 @@ enum verdict boot_run(const struct matrix *m, const struct config *c,
 	p.err_to_out = 1;
 	p.timeout = b->timeout;
 	st = proc_run(&p, &code);
-	v = decode(b, st, code, err);
+	v = decode(b, st, code, snap, err);
 	strv_release(&argv);
 	free(con);
 	free(chan);
-	free(snap);
 	free(qlog);
 	return v;
 }

@@ -7,6 +7,8 @@
 #ifndef SYSFARM_BOOT_H
 #define SYSFARM_BOOT_H
 
+#include <jansson.h>
+
 #include "lib/util.h"
 #include "lib/verdict.h"
 #include "pipeline/matrix.h"
@@ -16,7 +18,7 @@ struct boot {
 	const char *initramfs;
 	const char *outdir;		/* console.log, channel.out, ... */
 	const char *accel;		/* "tcg" or "kvm" */
-	const struct strv *append;	/* extra command-line words */
+	const char *cmdline;		/* from boot_cmdline() */
 	int timeout;			/* seconds */
 };
 
@@ -32,21 +34,21 @@ struct boot {
 int boot_dtb(const struct matrix *m, const struct config *c,
 	     const char *outdir, char **dtb, struct sf_err *err);
 
-/* The kernel command line for @c booted as @b, malloc'd. */
-char *boot_cmdline(const struct config *c, const struct boot *b);
+/* The kernel command line for @c with @append's words added, malloc'd. */
+char *boot_cmdline(const struct config *c, const struct strv *append);
 
 /**
  * boot_run() - boot, wait, decode
  * @dtb: from boot_dtb(), or NULL
+ * @snap: on V_SNAPSHOT, set to the snapshot the guest sent (a new
+ *	reference), parsed but not checked; nothing is written
  * @err: the verdict's explanation and evidence (console lines)
- *
- * On V_SNAPSHOT the snapshot is in outdir/snapshot.json.
  *
  * Return: V_SNAPSHOT, V_QEMU_FAIL, V_PANIC, V_TIMEOUT, V_CORRUPT or
  * V_NO_SNAPSHOT.
  */
 enum verdict boot_run(const struct matrix *m, const struct config *c,
-		      const struct boot *b, const char *dtb,
+		      const struct boot *b, const char *dtb, json_t **snap,
 		      struct sf_err *err);
 
 #endif

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "lib/kconfig.h"
+#include "lib/paths.h"
 #include "lib/proc.h"
 #include "pipeline/kbuild.h"
 
@@ -128,12 +129,16 @@ int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err)
 
 char *kbuild_dir(const struct kbuild *kb, const struct config *c)
 {
+	char *name, *dir;
+
 	/* A user's tree gets its own: objects of two trees never mix. */
-	if (!kb->src->content_id)
-		return xstrfmt("%s/kernels/%s-%016llx", kb->build, c->key,
-			       (unsigned long long)hash_str(HASH_INIT,
-							    kb->src->dir));
-	return xstrfmt("%s/kernels/%s", kb->build, c->key);
+	if (kb->src->content_id)
+		return path_kernel(kb->build, c->key);
+	name = xstrfmt("%s-%016llx", c->key,
+		       (unsigned long long)hash_str(HASH_INIT, kb->src->dir));
+	dir = path_kernel(kb->build, name);
+	free(name);
+	return dir;
 }
 
 /*
@@ -243,6 +248,7 @@ static int merge_fragments(const struct kbuild *kb, const struct matrix *m,
 			   const struct config *c, const char *dir,
 			   const char *log)
 {
+	char *cfgpath = path_kconfig(dir);
 	struct strv argv = STRV_INIT;
 	struct proc p = PROC_INIT;
 	int code, ret;
@@ -251,7 +257,7 @@ static int merge_fragments(const struct kbuild *kb, const struct matrix *m,
 	strv_push(&argv, "-m");
 	strv_push(&argv, "-O");
 	strv_push(&argv, dir);
-	strv_pushf(&argv, "%s/.config", dir);
+	strv_push(&argv, cfgpath);
 	for (size_t i = 0; i < c->s.fragments.n; i++) {
 		char *f = matrix_file(m, c->s.fragments.v[i]);
 
@@ -265,6 +271,7 @@ static int merge_fragments(const struct kbuild *kb, const struct matrix *m,
 	p.err_to_out = 1;
 	ret = proc_run(&p, &code) == PROC_EXITED && code == 0 ? 0 : -1;
 	strv_release(&argv);
+	free(cfgpath);
 	return ret;
 }
 
@@ -295,7 +302,7 @@ static int option_survived(const char *config, const char *name,
 static int config_verify(const struct matrix *m, const struct config *c,
 			 const char *dir, struct sf_err *err)
 {
-	char *cfgpath = xstrfmt("%s/.config", dir);
+	char *cfgpath = path_kconfig(dir);
 	char *body = file_read(cfgpath, NULL), *config;
 	size_t used = 0;
 	int bad = 0;
@@ -357,7 +364,7 @@ static int stamp_matches(const char *path, const char *want)
 static int tree_start(const char *dir, const char *tarball_id,
 		      struct sf_err *err)
 {
-	char *path = xstrfmt("%s/sysfarm-tree.stamp", dir);
+	char *path = path_tree_stamp(dir);
 	char *stamp = xstrfmt("%s\n", tarball_id);
 	int ret = 0;
 
@@ -401,11 +408,11 @@ enum kbuild_status kbuild_run(const struct kbuild *kb, const struct matrix *m,
 			      const struct config *c, struct sf_err *err)
 {
 	char *dir = kbuild_dir(kb, c);
-	char *log = xstrfmt("%s/build.log", dir);
-	char *cstamp_path = xstrfmt("%s/sysfarm-config.stamp", dir);
-	char *bstamp_path = xstrfmt("%s/sysfarm-build.stamp", dir);
-	char *image = xstrfmt("%s/%s", dir, c->s.image);
-	char *cfgpath = xstrfmt("%s/.config", dir);
+	char *log = path_build_log(dir);
+	char *cstamp_path = path_config_stamp(dir);
+	char *bstamp_path = path_build_stamp(dir);
+	char *image = path_image(dir, c->s.image);
+	char *cfgpath = path_kconfig(dir);
 	char *cstamp = config_stamp(m, c, kb->src), *bstamp = NULL;
 	const char *target = strrchr(c->s.image, '/');
 	enum kbuild_status ret = KBUILD_FAIL;

@@ -90,7 +90,7 @@ int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err);
  */
 const char *kbuild_compiler(const struct config *c, struct sf_err *err);
 
-/* build/kernels/<key>, malloc'd. */
+/* BUILD/kernels/KEY (path_kernel()), malloc'd. */
 char *kbuild_dir(const struct kbuild *kb, const struct config *c);
 
 /**

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The farm's file layout: the one place that spells its file names. */
+#include "lib/paths.h"
+#include "lib/util.h"
+
+/* FN(dir): DIR/NAME, as git's GIT_PATH_FUNC(FN, NAME). */
+#define PATH_FUNC(fn, name) \
+	char *fn(const char *dir) \
+	{ \
+		return xstrfmt("%s/%s", dir, name); \
+	}
+
+/* FN(dir, s): DIR/FMT, FMT naming a file after @s (a configuration). */
+#define NAMED_PATH_FUNC(fn, fmt) \
+	char *fn(const char *dir, const char *s) \
+	{ \
+		return xstrfmt("%s/" fmt, dir, s); \
+	}
+
+PATH_FUNC(path_build, "build")
+PATH_FUNC(path_goldens, "expected")
+PATH_FUNC(path_series, "patches/series")
+
+NAMED_PATH_FUNC(path_golden, "%s.json")
+PATH_FUNC(path_redactions, "redactions.yaml")
+PATH_FUNC(path_abi_table, "abi.yaml")
+
+PATH_FUNC(path_lock, ".lock")
+PATH_FUNC(path_src, "src")
+NAMED_PATH_FUNC(path_kernel, "kernels/%s")
+NAMED_PATH_FUNC(path_out, "out/%s")
+PATH_FUNC(path_results, "out/results.json")
+PATH_FUNC(path_bisect, "bisect")
+NAMED_PATH_FUNC(path_bisect_log, "bisect/%s.log")
+NAMED_PATH_FUNC(path_bisect_series, "bisect/%s.series")
+
+NAMED_PATH_FUNC(path_image, "%s")
+PATH_FUNC(path_kconfig, ".config")
+PATH_FUNC(path_build_log, "build.log")
+PATH_FUNC(path_tree_stamp, "sysfarm-tree.stamp")
+PATH_FUNC(path_config_stamp, "sysfarm-config.stamp")
+PATH_FUNC(path_build_stamp, "sysfarm-build.stamp")
+
+PATH_FUNC(path_snapshot, "snapshot.json")
+PATH_FUNC(path_snapshot_diff, "snapshot.diff")
+PATH_FUNC(path_result, "result.json")
+PATH_FUNC(path_console, "console.log")
+PATH_FUNC(path_qemu_log, "qemu.log")
+PATH_FUNC(path_channel, "channel.out")
+PATH_FUNC(path_initramfs, "initramfs.cpio")
+PATH_FUNC(path_machine_dtb, "virt.dtb")
+PATH_FUNC(path_machine_dts, "virt.dts")
+PATH_FUNC(path_board_dts, "board.dts")
+PATH_FUNC(path_board_dtb, "board.dtb")
+PATH_FUNC(path_dtc_log, "dtc.log")

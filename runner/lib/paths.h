@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every file the farm reads or writes, named once, one function each (as
+ * git's GIT_PATH_FUNC names BISECT_LOG): a call site asks for the path and
+ * never spells a file name. Each function takes the directory the file
+ * lives in and returns a malloc'd path; none creates anything.
+ *
+ *   TOP/expected/               the goldens (path_goldens), or --expected
+ *     CONFIG.json redactions.yaml abi.yaml
+ *   TOP/patches/series          the default series
+ *   TOP/build/                  the default build directory, BUILD
+ *   BUILD/.lock BUILD/src
+ *   BUILD/kernels/KEY/          .config build.log sysfarm-*.stamp and
+ *                               the image (arch/x86/boot/bzImage)
+ *   BUILD/out/results.json
+ *   BUILD/out/CONFIG/           snapshot.json snapshot.diff result.json
+ *                               console.log qemu.log channel.out
+ *                               initramfs.cpio virt.dtb virt.dts
+ *                               board.dts board.dtb dtc.log
+ *   BUILD/bisect/               CONFIG.log CONFIG.series
+ */
+#ifndef SYSFARM_PATHS_H
+#define SYSFARM_PATHS_H
+
+/* In TOP, the matrix's directory. */
+char *path_build(const char *top);		/* TOP/build, the default */
+char *path_goldens(const char *top);		/* TOP/expected */
+char *path_series(const char *top);		/* TOP/patches/series */
+
+/* In a goldens directory: TOP/expected, or the one --expected names. */
+char *path_golden(const char *goldens, const char *config); /* CONFIG.json */
+char *path_redactions(const char *goldens);	/* redactions.yaml */
+char *path_abi_table(const char *goldens);	/* abi.yaml */
+
+/* In BUILD, the build directory. */
+char *path_lock(const char *build);		/* BUILD/.lock */
+char *path_src(const char *build);		/* BUILD/src */
+char *path_kernel(const char *build, const char *name); /* kernels/NAME */
+char *path_out(const char *build, const char *config);	/* out/CONFIG */
+char *path_results(const char *build);		/* out/results.json */
+char *path_bisect(const char *build);		/* BUILD/bisect */
+char *path_bisect_log(const char *build, const char *config);
+char *path_bisect_series(const char *build, const char *config);
+
+/* In a kernel's directory, path_kernel(). */
+char *path_image(const char *kernel, const char *image); /* kernel.image */
+char *path_kconfig(const char *kernel);		/* .config */
+char *path_build_log(const char *kernel);	/* build.log */
+char *path_tree_stamp(const char *kernel);	/* the tarball it came from */
+char *path_config_stamp(const char *kernel);	/* what made .config */
+char *path_build_stamp(const char *kernel);	/* what made the image */
+
+/* In a configuration's out directory, path_out(). */
+char *path_snapshot(const char *out);		/* snapshot.json */
+char *path_snapshot_diff(const char *out);	/* snapshot.diff */
+char *path_result(const char *out);		/* result.json */
+char *path_console(const char *out);		/* console.log */
+char *path_qemu_log(const char *out);		/* qemu.log: the command */
+char *path_channel(const char *out);		/* channel.out: the frame */
+char *path_initramfs(const char *out);		/* initramfs.cpio */
+char *path_machine_dtb(const char *out);	/* virt.dtb, QEMU's own */
+char *path_machine_dts(const char *out);	/* virt.dts, decompiled */
+char *path_board_dts(const char *out);		/* board.dts, + fragments */
+char *path_board_dtb(const char *out);		/* board.dtb, booted */
+char *path_dtc_log(const char *out);		/* dtc.log */
+
+#endif

@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The run loop: every configuration through prepare, build, boot, hook. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/jsonfile.h"
+#include "lib/paths.h"
+#include "lib/proc.h"
+#include "pipeline/boot.h"
+#include "pipeline/image.h"
+#include "pipeline/kbuild.h"
+#include "pipeline/run.h"
+
+/* One build key's kernel, built by run_build_all(). */
+struct prebuilt {
+	const struct config *c;	/* the first configuration with the key */
+	char key[sizeof(((struct config *)0)->key)];
+	enum kbuild_status st;
+	double seconds;
+	struct sf_err why;
+	int claimed;		/* run_build() reported it once */
+};
+
+struct run *run_alloc(const struct farm *f)
+{
+	struct run *runs = xmalloc(f->nsel * sizeof(*runs));
+
+	for (size_t s = 0; s < f->nsel; s++) {
+		struct run *r = &runs[s];
+
+		r->c = &f->m.configs[f->sel[s]];
+		r->i = s;
+		r->out = path_out(f->build, r->c->name);
+		r->snapshot = path_snapshot(r->out);
+		r->cmdline = boot_cmdline(r->c, &f->append);
+	}
+	return runs;
+}
+
+void run_free(const struct farm *f, struct run *runs)
+{
+	for (size_t s = 0; runs && s < f->nsel; s++) {
+		free(runs[s].out);
+		free(runs[s].snapshot);
+		free(runs[s].cmdline);
+		json_decref(runs[s].snap);
+	}
+	free(runs);
+}
+
+/* The tree is prepared once per run, for the first configuration. */
+static int run_prepare(struct farm *f, struct result *r)
+{
+	int ret;
+
+	if (f->src_state == 0) {
+		farm_progress(f, NULL, "preparing the kernel source");
+		if (mkdir_p(f->build)) {
+			err_set(&f->src_err, "cannot create '%s': %s",
+				f->build, strerror(errno));
+			ret = -1;
+		} else if (f->kernel_src) {
+			ret = source_external(&f->src, f->kernel_src,
+					      &f->src_err);
+		} else {
+			ret = source_prepare(&f->src, f->build, f->tarball,
+					     f->series, &f->src_err);
+		}
+		f->src_state = ret ? -1 : 1;
+		if (!ret)
+			farm_progress(f, NULL, "source %s, series %s",
+				      f->src.version,
+				      *f->src.series_hash ?
+				      f->src.series_hash : "(none)");
+	}
+	if (f->src_state > 0)
+		return 0;
+	r->v = V_BUILD_FAIL;
+	r->why = f->src_err;
+	return -1;
+}
+
+/* What a build worker reports through its pipe. */
+struct built_msg {
+	enum kbuild_status st;
+	double seconds;
+	struct sf_err why;
+};
+
+/*
+ * The kernel of @c's build key, built in a forked worker; @fd its pipe,
+ * @jobserver the tokens its makes share with the other workers'.
+ */
+static pid_t build_start(struct farm *f, const struct config *c,
+			 const int *jobserver, int *fd)
+{
+	struct built_msg msg;
+	int p[2];
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	pid = proc_fork();
+	if (pid == 0) {
+		double t = now_seconds();
+
+		close(p[0]);
+		/* The worker's own copy: the farm's makes use -jN. */
+		f->kb.jobserver = jobserver;
+		memset(&msg, 0, sizeof(msg));
+		msg.st = kbuild_run(&f->kb, &f->m, c, &msg.why);
+		msg.seconds = now_seconds() - t;
+		_exit(write(p[1], &msg, sizeof(msg)) == sizeof(msg) ? 0 : 1);
+	}
+	close(p[1]);
+	if (pid < 0) {
+		close(p[0]);
+		return -1;
+	}
+	*fd = p[0];
+	return pid;
+}
+
+/* The outcome of a kernel build, once run_build_all() made it. */
+static struct prebuilt *prebuilt_find(struct farm *f, const char *key)
+{
+	for (size_t i = 0; i < f->npre; i++)
+		if (!strcmp(f->pre[i].key, key))
+			return &f->pre[i];
+	return NULL;
+}
+
+/*
+ * The selected configurations' kernels, built up front, @f->builds
+ * distinct build keys at a time, each in a forked worker.
+ *
+ * On 2 cores one make -j2 leaves a core idle while it configures, links
+ * and runs objtool; a second build fills it. The makes share @f->jobs
+ * tokens of one GNU make jobserver, so together they never run more jobs
+ * than one make -j@f->jobs would. run_build() then hands each
+ * configuration its kernel's outcome. Does nothing for fewer than two keys
+ * or --builds 1.
+ */
+static void run_build_all(struct farm *f)
+{
+	struct { pid_t pid; int fd; struct prebuilt *p; } *slot;
+	struct result scratch;
+	size_t next = 0, running = 0;
+	int jobserver[2];
+
+	free(f->pre);
+	f->pre = NULL;
+	f->npre = 0;
+	if (f->builds < 2 || run_prepare(f, &scratch))
+		return;
+	f->pre = xmalloc(f->nsel * sizeof(*f->pre));
+	for (size_t s = 0; s < f->nsel; s++) {
+		const struct config *c = &f->m.configs[f->sel[s]];
+
+		if (prebuilt_find(f, c->key))
+			continue;
+		memset(&f->pre[f->npre], 0, sizeof(*f->pre));
+		f->pre[f->npre].c = c;
+		snprintf(f->pre[f->npre].key, sizeof(f->pre->key), "%s",
+			 c->key);
+		/* Until its worker says otherwise: never a stale kernel */
+		f->pre[f->npre].st = KBUILD_FAIL;
+		err_set(&f->pre[f->npre].why,
+			"the build of kernel %s did not report its outcome",
+			c->key);
+		f->npre++;
+	}
+	if (f->npre < 2) {
+		f->npre = 0;	/* nothing to overlap: run_build() builds */
+		return;
+	}
+	/* --jobs N in all: N tokens, inherited by the makes (no O_CLOEXEC) */
+	if (pipe(jobserver) < 0) {
+		fprintf(stderr, "sysfarm: cannot make a jobserver: %s\n",
+			strerror(errno));
+		f->npre = 0;
+		return;
+	}
+	for (int i = 0; i < f->jobs; i++)
+		if (write(jobserver[1], "+", 1) < 0)
+			break;
+	slot = xmalloc(f->builds * sizeof(*slot));
+	while (next < f->npre || running) {
+		struct built_msg msg;
+		struct prebuilt *p;
+		size_t i;
+		pid_t pid;
+
+		while (running < (size_t)f->builds && next < f->npre) {
+			p = &f->pre[next++];
+			farm_progress(f, p->c, "kernel %s", p->key);
+			slot[running].pid = build_start(f, p->c, jobserver,
+							&slot[running].fd);
+			if (slot[running].pid < 0) {
+				err_set(&p->why, "cannot start a build: %s",
+					strerror(errno));
+				continue;
+			}
+			slot[running++].p = p;
+		}
+		if (!running)
+			break;
+		pid = proc_wait_any();
+		for (i = 0; i < running && slot[i].pid != pid; i++)
+			;
+		if (i == running)
+			break;
+		p = slot[i].p;
+		if (read(slot[i].fd, &msg, sizeof(msg)) == sizeof(msg)) {
+			p->st = msg.st;
+			p->seconds = msg.seconds;
+			p->why = msg.why;
+		}
+		close(slot[i].fd);
+		slot[i] = slot[--running];
+		if (p->st == KBUILD_OK)
+			farm_progress(f, p->c, "kernel %s built in %.1f s",
+				      p->key, p->seconds);
+	}
+	free(slot);
+	close(jobserver[0]);
+	close(jobserver[1]);
+}
+
+/* The build stage. Return: 0 to go on, -1 when @r has its verdict. */
+static int run_build(struct farm *f, struct run *run)
+{
+	const struct config *c = run->c;
+	struct result *r = &run->res;
+	struct prebuilt *p;
+	enum kbuild_status st;
+	double seconds;
+
+	if (run_prepare(f, r))
+		return -1;
+	p = prebuilt_find(f, c->key);
+	if (p) {
+		st = p->st;
+		seconds = p->seconds;
+		r->why = p->why;
+		/* Built once, for the first configuration to ask. */
+		if (st == KBUILD_OK && p->claimed)
+			st = KBUILD_UP_TO_DATE;
+		p->claimed = 1;
+	} else {
+		seconds = now_seconds();
+		farm_progress(f, c, "kernel %s", c->key);
+		st = kbuild_run(&f->kb, &f->m, c, &r->why);
+		seconds = now_seconds() - seconds;
+		if (st == KBUILD_OK)
+			farm_progress(f, c, "kernel %s built in %.1f s",
+				      c->key, seconds);
+	}
+	switch (st) {
+	case KBUILD_UP_TO_DATE:
+		farm_progress(f, c, "kernel %s is up to date", c->key);
+		return 0;
+	case KBUILD_OK:
+		r->built = 1;
+		r->build_seconds = seconds;
+		return 0;
+	case KBUILD_CONFIG_FAIL:
+		r->v = V_CONFIG_FAIL;
+		return -1;
+	case KBUILD_FAIL:
+		break;
+	}
+	r->v = V_BUILD_FAIL;
+	return -1;
+}
+
+/*
+ * Records in the snapshot's header what made it, so that a changed input
+ * is reported as such and never mistaken for an ABI change, then writes
+ * it: the only time it is written.
+ */
+static int snapshot_save(struct farm *f, struct run *r, const char *kdir,
+			 struct sf_err *err)
+{
+	json_t *header = json_object_get(r->snap, "header");
+	char *cfg = path_kconfig(kdir), hex[17];
+	const char *compiler, *qemu;
+	uint64_t h = HASH_INIT;
+	int ret = -1;
+
+	if (!json_is_object(header)) {
+		err_set(err, "%s: no header", r->snapshot);
+		goto out;
+	}
+	hash_file(&h, cfg);
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)h);
+	compiler = kbuild_compiler(r->c, err);
+	qemu = proc_version(r->c->s.qemu_binary, err);
+	if (!compiler || !qemu)
+		goto out;
+	json_object_set_new(header, "inputs",
+			    json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}",
+				      "source", f->src.version,
+				      "series", f->src.series_hash,
+				      "compiler", compiler,
+				      "qemu", qemu,
+				      "accel", f->accel,
+				      "config", hex, "cmdline", r->cmdline));
+	ret = json_file_write(r->snapshot, r->snap, err);
+out:
+	free(cfg);
+	return ret;
+}
+
+/* The boot stage. Return: 0 with @run->snap, or -1 with its verdict. */
+static int run_boot(struct farm *f, struct run *run)
+{
+	const struct config *c = run->c;
+	struct result *r = &run->res;
+	char *kdir = kbuild_dir(&f->kb, c);
+	char *kernel = path_image(kdir, c->s.image);
+	char *initramfs = path_initramfs(run->out);
+	char *init = matrix_file(&f->m, c->s.init);
+	char *dtb = NULL;
+	struct boot b = {
+		.kernel = kernel, .initramfs = initramfs, .outdir = run->out,
+		.accel = f->accel, .cmdline = run->cmdline,
+		.timeout = f->timeout > 0 ? f->timeout : c->s.timeout,
+	};
+	double t = now_seconds();
+	int ret = -1;
+
+	mkdir_p(run->out);
+	if (image_build(&f->m, c, init, initramfs, &r->why) ||
+	    boot_dtb(&f->m, c, run->out, &dtb, &r->why)) {
+		r->v = V_QEMU_FAIL;
+		goto out;
+	}
+	farm_progress(f, c, "booting (%s, limit %d s)", f->accel, b.timeout);
+	/* Nothing from an earlier boot may be mistaken for this one's. */
+	unlink(run->snapshot);
+	r->v = boot_run(&f->m, c, &b, dtb, &run->snap, &r->why);
+	if (r->v == V_SNAPSHOT && snapshot_save(f, run, kdir, &r->why)) {
+		r->v = V_NO_SNAPSHOT;
+		json_decref(run->snap);
+		run->snap = NULL;
+	}
+	r->boot_seconds = now_seconds() - t;
+	farm_progress(f, c, "%s after %.1f s", verdict_name(r->v),
+		      r->boot_seconds);
+	ret = r->v == V_SNAPSHOT ? 0 : -1;
+out:
+	free(kdir);
+	free(kernel);
+	free(initramfs);
+	free(init);
+	free(dtb);
+	return ret;
+}
+
+json_t *run_result_json(const struct run *r)
+{
+	return json_pack("{s:s, s:s, s:s, s:s, s:f, s:b, s:f, s:f}",
+			 "config", r->c->name, "key", r->c->key,
+			 "verdict", verdict_name(r->res.v),
+			 "message", r->res.why.msg, "seconds", r->res.seconds,
+			 "built", r->res.built,
+			 "build_seconds", r->res.build_seconds,
+			 "boot_seconds", r->res.boot_seconds);
+}
+
+/* out/result.json, for a reader of the out directory alone. */
+static void run_result_save(const struct run *r)
+{
+	char *path = path_result(r->out);
+	json_t *j = run_result_json(r);
+	char *text = j ? json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
+
+	mkdir_p(r->out);
+	if (!text || file_write_atomic(path, text, strlen(text)))
+		fprintf(stderr, "sysfarm: cannot write '%s'\n", path);
+	free(text);
+	json_decref(j);
+	free(path);
+}
+
+void run_matrix(struct farm *f, struct run *runs, const struct run_hooks *h)
+{
+	run_build_all(f);
+	for (size_t s = 0; s < f->nsel; s++) {
+		struct run *r = &runs[s];
+		double t = now_seconds();
+
+		memset(&r->res, 0, sizeof(r->res));
+		json_decref(r->snap);
+		r->snap = NULL;
+		if (!run_build(f, r) && h->boot && !run_boot(f, r) &&
+		    h->snapshot)
+			h->snapshot(h->ctx, f, r);
+		r->res.seconds = now_seconds() - t;
+		if (h->save)
+			run_result_save(r);
+	}
+}
+
+int run_summary(const struct farm *f, const struct run *runs)
+{
+	int status = 0;
+
+	printf("%-28s %-12s %-12s %7s\n", "CONFIG", "KEY", "VERDICT", "TIME");
+	for (size_t s = 0; s < f->nsel; s++) {
+		const struct run *r = &runs[s];
+
+		printf("%-28s %-12s %-12s %6.1fs\n", r->c->name, r->c->key,
+		       verdict_name(r->res.v), r->res.seconds);
+		status = verdict_exit_fold(status, verdict_exit(r->res.v));
+	}
+	for (size_t s = 0; s < f->nsel; s++) {
+		const struct run *r = &runs[s];
+
+		if (r->res.why.msg[0])
+			printf("\n%s: %s: %s\n", r->c->name,
+			       verdict_name(r->res.v), r->res.why.msg);
+	}
+	return status;
+}

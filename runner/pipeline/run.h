@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One configuration's run as a value, and the one loop that takes every
+ * selected configuration through the stages: prepare the source, build
+ * the kernel, boot it, then the command's own step (kunit_tool's
+ * config/build/exec/parse, each a request and a result). `build` stops
+ * after the build, `run` after the boot; check, update and bisect compare
+ * the snapshot in their hook.
+ */
+#ifndef SYSFARM_RUN_H
+#define SYSFARM_RUN_H
+
+#include <jansson.h>
+
+#include "lib/util.h"
+#include "lib/verdict.h"
+#include "pipeline/farm.h"
+
+/* The outcome of one configuration's stages. */
+struct result {
+	enum verdict v;
+	struct sf_err why;	/* for anything but success */
+	double seconds;
+	double build_seconds;	/* make, when the kernel was not up to date */
+	double boot_seconds;	/* initramfs, QEMU, until the verdict */
+	int built;		/* make ran */
+};
+
+/* One selected configuration: the request, then what its stages gave. */
+struct run {
+	const struct config *c;
+	size_t i;		/* its index in f->sel and in the runs */
+	char *out;		/* BUILD/out/CONFIG */
+	char *snapshot;		/* out/snapshot.json */
+	char *cmdline;		/* the kernel's command line */
+	json_t *snap;		/* the snapshot as written, header inputs
+				 * included; NULL unless res.v was V_SNAPSHOT
+				 * after the boot */
+	struct result res;
+};
+
+/* What a command does with the stages. */
+struct run_hooks {
+	int boot;		/* boot the kernel once built */
+	int save;		/* write out/result.json for each */
+	/*
+	 * Called after a boot that gave a snapshot: the command's verdict
+	 * from @r->snap, which it must not change. NULL: SNAPSHOT stands.
+	 */
+	void (*snapshot)(void *ctx, struct farm *f, struct run *r);
+	void *ctx;
+};
+
+/* One run per selected configuration of @f, after farm_load(). */
+struct run *run_alloc(const struct farm *f);
+
+/* Frees what run_alloc() returned (NULL too). */
+void run_free(const struct farm *f, struct run *runs);
+
+/**
+ * run_matrix() - take every run through the stages @h asks for
+ * @runs: from run_alloc(); each starts afresh, so a bisect can run the
+ *	same one again on another series
+ *
+ * Kernels of distinct build keys are built up front, @f->builds at a
+ * time (see farm.h), then each configuration is built (or handed its
+ * kernel), booted and given to @h->snapshot, in the order of @f->sel.
+ * The snapshot is written once, to @r->snapshot, after the runner added
+ * to its header the inputs that made it.
+ */
+void run_matrix(struct farm *f, struct run *runs, const struct run_hooks *h);
+
+/*
+ * A run's result as JSON: its result.json, and its entry of results.json
+ * before the command adds its own keys. NULL if it cannot be packed.
+ */
+json_t *run_result_json(const struct run *r);
+
+/**
+ * run_summary() - print one line per run, then each one's message
+ *
+ * Return: the folded exit status.
+ */
+int run_summary(const struct farm *f, const struct run *runs);
+
+#endif
