@@ -157,39 +157,59 @@ void strv_release(struct strv *sv)
 	sv->n = 0;
 }
 
-char *file_read(const char *path, size_t *len)
+/*
+ * All of @fd, NUL-terminated, growing the buffer to at most @max + 2
+ * bytes: NULL with errno set, EFBIG when there is more than @max.
+ */
+static char *fd_read_all(int fd, size_t max, size_t *len)
 {
-	size_t cap = 4096, n = 0;
-	char *buf;
-	int fd;
+	size_t cap = max + 2 < 4096 ? max + 2 : 4096, n = 0;
+	char *buf = xmalloc(cap);
+	int saved;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	buf = xmalloc(cap);
 	for (;;) {
 		ssize_t r;
 
-		if (n + 1 >= cap)
-			buf = xrealloc(buf, cap *= 2);
-		r = read(fd, buf + n, cap - n - 1);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			free(buf);
-			buf = NULL;
-			break;
+		if (n + 1 >= cap) {
+			cap = cap <= (max + 2) / 2 ? cap * 2 : max + 2;
+			buf = xrealloc(buf, cap);
 		}
+		r = read(fd, buf + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			goto out_free;
 		if (r == 0)
 			break;
 		n += r;
+		if (n > max) {
+			errno = EFBIG;
+			goto out_free;
+		}
 	}
-	if (buf) {
-		buf[n] = '\0';
-		if (len)
-			*len = n;
-	}
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+
+out_free:
+	saved = errno;
+	free(buf);
+	errno = saved;
+	return NULL;
+}
+
+char *file_read(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), saved;
+	char *buf;
+
+	if (fd < 0)
+		return NULL;
+	buf = fd_read_all(fd, SIZE_MAX / 2, len);
+	saved = errno;
 	close(fd);
+	errno = saved;
 	return buf;
 }
 
@@ -229,7 +249,6 @@ int input_check(const char *path, size_t max, struct sf_err *err)
 char *input_read(const char *path, size_t max, size_t *len, int *bad,
 		 struct sf_err *err)
 {
-	size_t n = 0;
 	struct stat st;
 	char *buf;
 	int fd;
@@ -255,42 +274,15 @@ char *input_read(const char *path, size_t max, size_t *len, int *bad,
 		return NULL;
 	}
 	/* Sizes can lie (procfs says 0) or grow: read at most @max + 1. */
-	buf = xmalloc(max + 2 < 65536 ? max + 2 : 65536);
-	for (size_t cap = max + 2 < 65536 ? max + 2 : 65536;;) {
-		ssize_t r;
-
-		if (n + 1 >= cap) {
-			cap = cap * 2 < max + 2 ? cap * 2 : max + 2;
-			buf = xrealloc(buf, cap);
-		}
-		r = read(fd, buf + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			err_set(err, "%s: cannot read: %s", path,
-				strerror(errno));
-			goto out_free;
-		}
-		if (r == 0)
-			break;
-		n += r;
-		if (n > max) {
-			err_set(err, "%s: larger than %zu MiB", path,
-				max >> 20);
-			*bad = 1;
-			goto out_free;
-		}
+	buf = fd_read_all(fd, max, len);
+	if (!buf && errno == EFBIG) {
+		err_set(err, "%s: larger than %zu MiB", path, max >> 20);
+		*bad = 1;
+	} else if (!buf) {
+		err_set(err, "%s: cannot read: %s", path, strerror(errno));
 	}
 	close(fd);
-	buf[n] = '\0';
-	if (len)
-		*len = n;
 	return buf;
-
-out_free:
-	free(buf);
-	close(fd);
-	return NULL;
 }
 
 /* The temporary file being written, for file_write_atomic_abort(). */

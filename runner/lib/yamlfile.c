@@ -8,18 +8,43 @@
 
 #include "lib/yamlfile.h"
 
+/* "FILE:LINE:COL: message" at @mark into @yf->err. Return: INPUT_EBAD. */
+static int bad_vmark(struct yaml_file *yf, const yaml_mark_t *mark,
+		     const char *fmt, va_list ap)
+{
+	char what[512];
+
+	vsnprintf(what, sizeof(what), fmt, ap);
+	err_set(yf->err, "%s:%zu:%zu: %s", yf->path, mark->line + 1,
+		mark->column + 1, what);
+	return INPUT_EBAD;
+}
+
+static int bad_mark(struct yaml_file *yf, const yaml_mark_t *mark,
+		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int bad_mark(struct yaml_file *yf, const yaml_mark_t *mark,
+		    const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = bad_vmark(yf, mark, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
 int yaml_file_bad(struct yaml_file *yf, const yaml_node_t *n,
 		  const char *fmt, ...)
 {
-	char what[512];
 	va_list ap;
+	int ret;
 
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
+	ret = bad_vmark(yf, &n->start_mark, fmt, ap);
 	va_end(ap);
-	err_set(yf->err, "%s:%zu:%zu: %s", yf->path, n->start_mark.line + 1,
-		n->start_mark.column + 1, what);
-	return -2;
+	return ret;
 }
 
 /*
@@ -30,27 +55,26 @@ int yaml_file_bad(struct yaml_file *yf, const yaml_node_t *n,
 static int parse_error(struct yaml_file *yf, const yaml_parser_t *parser,
 		       const char *text, size_t len)
 {
-	size_t line = parser->problem_mark.line, col = parser->problem_mark.column;
+	yaml_mark_t mark = parser->problem_mark;
 
 	if (parser->error == YAML_READER_ERROR) {
 		size_t off = parser->problem_offset < len ?
 			     parser->problem_offset : len;
 
-		line = col = 0;
+		mark.line = mark.column = 0;
 		for (size_t i = 0; i < off; i++) {
 			if (text[i] == '\n') {
-				line++;
-				col = 0;
+				mark.line++;
+				mark.column = 0;
 			} else if (((unsigned char)text[i] & 0xc0) != 0x80) {
-				col++;
+				mark.column++;
 			}
 		}
 	}
-	err_set(yf->err, "%s:%zu:%zu: %s%s%s", yf->path, line + 1, col + 1,
-		parser->problem ? parser->problem : "cannot parse",
-		parser->context ? " " : "",
-		parser->context ? parser->context : "");
-	return -2;
+	return bad_mark(yf, &mark, "%s%s%s",
+			parser->problem ? parser->problem : "cannot parse",
+			parser->context ? " " : "",
+			parser->context ? parser->context : "");
 }
 
 /*
@@ -86,29 +110,26 @@ static int bounds_check(struct yaml_file *yf, const char *text, size_t len)
 		    t == YAML_SEQUENCE_START_EVENT ||
 		    t == YAML_MAPPING_START_EVENT) {
 			if (++nodes > YAML_NODES_MAX) {
-				ret = err_set(yf->err, "%s:%zu:%zu: more than %d nodes",
-					      yf->path, ev.start_mark.line + 1,
-					      ev.start_mark.column + 1,
-					      YAML_NODES_MAX);
+				ret = bad_mark(yf, &ev.start_mark,
+					       "more than %d nodes",
+					       YAML_NODES_MAX);
 				break;
 			}
 			/* Every other node of a mapping is a key. */
 			if (depth && is_map[depth] && !(keys[depth]++ % 2) &&
 			    keys[depth] / 2 >= YAML_KEYS_MAX) {
-				ret = err_set(yf->err, "%s:%zu:%zu: a mapping of more than %d keys",
-					      yf->path, ev.start_mark.line + 1,
-					      ev.start_mark.column + 1,
-					      YAML_KEYS_MAX);
+				ret = bad_mark(yf, &ev.start_mark,
+					       "a mapping of more than %d keys",
+					       YAML_KEYS_MAX);
 				break;
 			}
 		}
 		if (t == YAML_SEQUENCE_START_EVENT ||
 		    t == YAML_MAPPING_START_EVENT) {
 			if (depth == YAML_DEPTH_MAX) {
-				ret = err_set(yf->err, "%s:%zu:%zu: nested more than %d levels deep",
-					      yf->path, ev.start_mark.line + 1,
-					      ev.start_mark.column + 1,
-					      YAML_DEPTH_MAX);
+				ret = bad_mark(yf, &ev.start_mark,
+					       "nested more than %d levels deep",
+					       YAML_DEPTH_MAX);
 				break;
 			}
 			depth++;
@@ -125,7 +146,7 @@ static int bounds_check(struct yaml_file *yf, const char *text, size_t len)
 	if (ret)
 		yaml_event_delete(&ev);
 	yaml_parser_delete(&parser);
-	return ret ? -2 : 0;
+	return ret;
 }
 
 int yaml_file_load(struct yaml_file *yf,
@@ -140,7 +161,7 @@ int yaml_file_load(struct yaml_file *yf,
 
 	text = input_read(yf->path, INPUT_MAX_YAML, &len, &bad, yf->err);
 	if (!text)
-		return bad ? -2 : -1;
+		return bad ? INPUT_EBAD : INPUT_EIO;
 	ret = bounds_check(yf, text, len);
 	if (ret)
 		goto out_free;
