@@ -20,11 +20,14 @@ check() {
 	fi
 }
 
-# farm_state: which tarball and series build/src holds now, read under the
-# farm's lock (another sysfarm may be patching it).
+# The farm's 6.1 source under a build directory: its tree is $SRC61/src.
+SRC61=sources/linux-source-6.1
+
+# farm_state: which tarball and series the 6.1 tree holds now, read under
+# the farm's lock (another sysfarm may be patching it).
 farm_state() {
 	flock "$TOP/build/.lock" jq -c '{tarball, series}' \
-		"$TOP/build/src/.sysfarm-state.json"
+		"$TOP/build/$SRC61/src/.sysfarm-state.json"
 }
 
 skip() {

@@ -34,7 +34,7 @@ static const struct opt abi_options[] = {
 	OPT_BOOLEAN(0, "goldens", struct abi_opts, goldens,
 		    "check expected/CONFIG.json instead of the snapshots"),
 	OPT_STRING(0, "kernel-tree", struct abi_opts, tree, "DIR",
-		   "where Documentation/ABI is read (BUILD/src)"),
+		   "where Documentation/ABI is read (each source's tree)"),
 	OPT_STRING(0, "snapshot", struct abi_opts, snapshot, "FILE",
 		   "check this snapshot instead of configurations' "
 		   "(with --table and --kernel-tree, no matrix needed)"),
@@ -133,11 +133,11 @@ static int configs_check(const struct farm *f, const struct abi_opts *o,
 	return status;
 }
 
-static int docs_check(const struct farm *f, const struct abi_opts *o,
-		      const struct abi_table *t)
+/* The table's Documentation/ABI rows against one kernel tree. */
+static int docs_check_tree(const struct abi_opts *o,
+			   const struct abi_table *t, const char *tree)
 {
 	struct abi_findings fs = ABI_FINDINGS_INIT;
-	char *tree = o->tree ? xstrdup(o->tree) : path_src(f->build);
 	struct sf_err err;
 	int checked = abi_check_docs(t, tree, &fs, &err);
 	size_t n = abi_count(&fs);
@@ -153,8 +153,26 @@ static int docs_check(const struct farm *f, const struct abi_opts *o,
 		abi_print(&fs, "  ", 1);
 	}
 	abi_findings_release(&fs);
-	free(tree);
 	return checked < 0 ? SF_EXIT_UNTESTED : n ? SF_EXIT_DIFF : SF_EXIT_OK;
+}
+
+/* --kernel-tree, or the tree of every source the configurations build. */
+static int docs_check(const struct farm *f, const struct abi_opts *o,
+		      const struct abi_table *t)
+{
+	int status = SF_EXIT_OK;
+
+	if (o->tree)
+		return docs_check_tree(o, t, o->tree);
+	for (size_t i = 0; i < f->nsrcs; i++) {
+		const char *root = f->srcs[i].root;
+		char *tree = root ? path_source_tree(root) :
+			xstrdup(f->kernel_src);
+
+		status = status_fold(status, docs_check_tree(o, t, tree));
+		free(tree);
+	}
+	return status;
 }
 
 int cmd_abi(int argc, char **argv)

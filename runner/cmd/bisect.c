@@ -54,10 +54,11 @@ static const struct opt_cmd bisect_cmd = {
 	.nargs = OPT_CONFIGS,
 };
 
-/* How many patches open both the default series and @patches. */
-static long common_prefix(const struct farm *f, const struct strv *patches)
+/* How many patches open both @c's series in the matrix and @patches. */
+static long common_prefix(const struct farm *f, const struct config *c,
+			  const struct strv *patches)
 {
-	char *def = path_series(f->top);
+	char *def = farm_matrix_series(f, c);
 	struct strv base = STRV_INIT;
 	struct sf_err err;
 	long n = 0;
@@ -244,12 +245,13 @@ int cmd_bisect(int argc, char **argv)
 		goto out;
 	}
 	c = &f.m.configs[f.sel[0]];
-	if (series_read(f.series, &b.patches, &b.subjects, &err)) {
+	if (series_read(farm_source(&f, 0)->series, &b.patches, &b.subjects,
+			&err)) {
 		fprintf(stderr, "%s\n", err.msg);
 		goto out;
 	}
 	if (b.good < 0)
-		b.good = common_prefix(&f, &b.patches);
+		b.good = common_prefix(&f, c, &b.patches);
 	if (b.bad < 0)
 		b.bad = b.patches.n;
 	if (b.good >= b.bad || (size_t)b.bad > b.patches.n) {
@@ -266,7 +268,7 @@ int cmd_bisect(int argc, char **argv)
 		free(dir);
 	}
 	b.log = path_bisect_log(f.build, c->name);
-	b.series = xstrdup(f.series);
+	b.series = xstrdup(farm_source(&f, 0)->series);
 	b.run = run_alloc(&f);
 	b.state = xmalloc((b.patches.n + 1) * sizeof(*b.state));
 	log_replay(&b);

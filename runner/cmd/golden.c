@@ -286,10 +286,12 @@ int golden_run(struct farm *f, const struct golden_opts *o,
 	run_matrix(f, run->runs, &hooks);
 	/* After the builds: what `update` removes is what is there now */
 	goldens_obsolete(f, run);
-	/* The tree every snapshot was built from, if one was prepared */
-	if (run->abi.path && f->src_state > 0 &&
-	    abi_check_docs(&run->abi, f->src.dir, &run->abi_stale, &err) < 0)
-		fprintf(stderr, "sysfarm: %s\n", err.msg);
+	/* Every tree a snapshot was built from, those that were prepared */
+	for (size_t i = 0; run->abi.path && i < f->nsrcs; i++)
+		if (f->srcs[i].state > 0 &&
+		    abi_check_docs(&run->abi, f->srcs[i].src.dir,
+				   &run->abi_stale, &err) < 0)
+			fprintf(stderr, "sysfarm: %s\n", err.msg);
 	run->report = results_json(f, run);
 	text = json_dumps(run->report, JSON_INDENT(2) | JSON_SORT_KEYS);
 	path = o->results ? xstrdup(o->results) : path_results(f->build);

@@ -86,12 +86,12 @@ int cmd_list(int argc, char **argv)
 		json_decref(arr);
 		goto out;
 	}
-	printf("%-28s %-12s %s\n", "CONFIG", "KEY", "SHARES ITS KERNEL WITH");
+	printf("%-32s %-12s %s\n", "CONFIG", "KEY", "SHARES ITS KERNEL WITH");
 	for (size_t s = 0; s < f.nsel; s++) {
 		const struct config *c = &f.m.configs[f.sel[s]];
 		int shared = 0;
 
-		printf("%-28s %-12s", c->name, c->key);
+		printf("%-32s %-12s", c->name, c->key);
 		for (size_t k = 0; k < f.m.nconfigs; k++) {
 			const struct config *d = &f.m.configs[k];
 

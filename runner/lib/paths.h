@@ -9,7 +9,8 @@
  *     CONFIG.json redactions.yaml abi.yaml
  *   TOP/patches/series          the default series
  *   TOP/build/                  the default build directory, BUILD
- *   BUILD/.lock BUILD/src
+ *   BUILD/.lock
+ *   BUILD/sources/NAME/         a kernel source (source.h): src/, the tree
  *   BUILD/kernels/KEY/          .config build.log sysfarm-*.stamp and
  *                               the image (arch/x86/boot/bzImage)
  *   BUILD/out/results.json
@@ -34,7 +35,9 @@ char *path_abi_table(const char *goldens);	/* abi.yaml */
 
 /* In BUILD, the build directory. */
 char *path_lock(const char *build);		/* BUILD/.lock */
-char *path_src(const char *build);		/* BUILD/src */
+char *path_source(const char *build, const char *name); /* sources/NAME */
+/* In a source's directory, path_source(). */
+char *path_source_tree(const char *source);	/* src: the tree */
 char *path_kernel(const char *build, const char *name); /* kernels/NAME */
 char *path_out(const char *build, const char *config);	/* out/CONFIG */
 char *path_results(const char *build);		/* out/results.json */

@@ -14,14 +14,11 @@
 #include "pipeline/kbuild.h"
 #include "pipeline/run.h"
 
-#define DEFAULT_TARBALL "/usr/src/linux-source-6.1.tar.xz"
-
 void farm_init(struct farm *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->lock_fd = -1;
 	f->matrix_path = "matrix.yaml";
-	f->tarball = DEFAULT_TARBALL;
 	f->accel = "tcg";
 	f->jobs = sysconf(_SC_NPROCESSORS_ONLN);
 	if (f->jobs < 1)
@@ -38,9 +35,9 @@ const struct opt farm_options[] = {
 	OPT_STRDUP(0, "build-dir", struct farm, build, "DIR",
 		   "where everything is built (build/ beside it)"),
 	OPT_STRDUP(0, "series", struct farm, series, "FILE",
-		   "the patch series (patches/series)"),
+		   "the patch series (each source's series)"),
 	OPT_STRING(0, "tarball", struct farm, tarball, "FILE",
-		   "kernel source (" DEFAULT_TARBALL ")"),
+		   "kernel source (each configuration's source.tarball)"),
 	OPT_STRING(0, "kernel-src", struct farm, kernel_src, "DIR",
 		   "build this kernel tree as it is, no patches"),
 	OPT_WORD(0, "accel", struct farm, accel, accels,
@@ -211,6 +208,143 @@ static int build_dir_check(const struct farm *f)
 	return why ? -1 : 0;
 }
 
+char *farm_matrix_series(const struct farm *f, const struct config *c)
+{
+	if (c->s.src_series)
+		return matrix_file(&f->m, c->s.src_series);
+	return path_series(f->top);
+}
+
+/* @f->srcs[] entry for @tarball and @series, added when new. */
+static size_t source_find(struct farm *f, const char *tarball,
+			  const char *package, const char *series)
+{
+	struct farm_source *fs;
+	size_t i;
+
+	/* A user's tree is every configuration's source. */
+	if (f->kernel_src && f->nsrcs)
+		return 0;
+	for (i = 0; i < f->nsrcs; i++)
+		if (!strcmp(f->srcs[i].tarball, tarball) &&
+		    !strcmp(f->srcs[i].series, series))
+			return i;
+	f->srcs = xrealloc(f->srcs, (f->nsrcs + 1) * sizeof(*f->srcs));
+	fs = memset(&f->srcs[f->nsrcs], 0, sizeof(*fs));
+	if (f->kernel_src) {
+		fs->name = xstrdup("external");
+	} else {
+		char *name = source_name(tarball);
+		unsigned int same = 0;
+
+		/*
+		 * One tree per series: a tarball that --tarball gave to
+		 * configurations of two series gets a second directory.
+		 */
+		for (i = 0; i < f->nsrcs; i++)
+			same += !strcmp(f->srcs[i].tarball, tarball);
+		fs->name = same ? xstrfmt("%s.%u", name, same + 1) :
+			xstrdup(name);
+		free(name);
+		fs->tarball = xstrdup(tarball);
+		fs->package = package ? xstrdup(package) : NULL;
+		fs->root = path_source(f->build, fs->name);
+	}
+	fs->series = xstrdup(series);
+	return f->nsrcs++;
+}
+
+/*
+ * Each selected configuration's source: --kernel-src, or its tarball
+ * (--tarball, the matrix's source.tarball, the default) with its series
+ * (--series, the matrix's source.series, patches/series). A command that
+ * builds checks each series and tarball before anything is built.
+ */
+static int farm_sources(struct farm *f)
+{
+	struct sf_err err;
+
+	f->src_of = xmalloc((f->nsel + 1) * sizeof(*f->src_of));
+	for (size_t s = 0; s < f->nsel; s++) {
+		const struct settings *cs = &f->m.configs[f->sel[s]].s;
+		const char *tarball = f->tarball ? f->tarball :
+			cs->src_tarball ? cs->src_tarball :
+			SOURCE_DEFAULT_TARBALL;
+		char *series = f->series ? xstrdup(f->series) :
+			farm_matrix_series(f, &f->m.configs[f->sel[s]]);
+		char *name = source_name(tarball);
+		const char *why = name ? matrix_name_problem(name) :
+			"has no .tar ending";
+		char shown[80];
+
+		free(name);
+		if (why) {
+			/* It names the source's directory under BUILD */
+			str_quote(shown, sizeof(shown), tarball);
+			fprintf(stderr, "sysfarm: --tarball %s: its file name %s\n",
+				shown, why);
+			free(series);
+			return -1;
+		}
+		f->src_of[s] = source_find(f, tarball,
+					   f->tarball ? NULL : cs->src_package,
+					   series);
+		free(series);
+	}
+	for (size_t i = 0; f->uses_source && !f->kernel_src && i < f->nsrcs;
+	     i++) {
+		struct farm_source *fs = &f->srcs[i];
+		struct strv patches = STRV_INIT;
+		int bad = series_read(fs->series, &patches, NULL, &err);
+
+		strv_release(&patches);
+		if (bad) {
+			fprintf(stderr, "%s\n", err.msg);
+			return -1;
+		}
+		/* Missing is 'make deps' undone (125); tar would wait on a FIFO */
+		if (path_exists(fs->tarball) &&
+		    input_check(fs->tarball, SIZE_MAX, &err)) {
+			fprintf(stderr, "sysfarm: --tarball %s\n", err.msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+struct farm_source *farm_source(const struct farm *f, size_t s)
+{
+	return &f->srcs[f->src_of[s]];
+}
+
+int farm_source_prepare(struct farm *f, struct farm_source *fs)
+{
+	int ret;
+
+	if (fs->state)
+		return fs->state > 0 ? 0 : -1;
+	farm_progress(f, NULL, "preparing the kernel source %s", fs->name);
+	if (f->kernel_src) {
+		ret = source_external(&fs->src, f->kernel_src, &fs->err);
+	} else if (!path_exists(fs->tarball)) {
+		ret = err_set(&fs->err, "no kernel source '%s' (run 'make deps'%s%s)",
+			      fs->tarball, fs->package ? ": it installs " : "",
+			      fs->package ? fs->package : "");
+	} else if (mkdir_p(fs->root)) {
+		ret = err_set(&fs->err, "cannot create '%s': %s", fs->root,
+			      strerror(errno));
+	} else {
+		ret = source_prepare(&fs->src, fs->root, fs->tarball,
+				     fs->series, &fs->err);
+	}
+	fs->state = ret ? -1 : 1;
+	if (!ret)
+		farm_progress(f, NULL, "source %s, series %s",
+			      fs->src.version, *fs->src.series_hash ?
+			      fs->src.series_hash : "(none)");
+	return ret;
+}
+
 int farm_load(struct farm *f, char *const *names, int n)
 {
 	struct sf_err err;
@@ -232,10 +366,7 @@ int farm_load(struct farm *f, char *const *names, int n)
 		if (build_dir_check(f))
 			return SF_EXIT_USAGE;
 	}
-	f->kb = (struct kbuild){ .build = f->build, .src = &f->src,
-				 .jobs = f->jobs };
-	if (!f->series)
-		f->series = path_series(f->top);
+	f->kb = (struct kbuild){ .build = f->build, .jobs = f->jobs };
 	for (size_t i = 0; i < f->m.nconfigs; i++) {
 		if (kbuild_key(&f->m, &f->m.configs[i], &err)) {
 			fprintf(stderr, "sysfarm: %s\n", err.msg);
@@ -251,21 +382,6 @@ int farm_load(struct farm *f, char *const *names, int n)
 			fprintf(stderr, "sysfarm: --kernel-src %s\n", err.msg);
 			return SF_EXIT_USAGE;
 		}
-	} else if (f->uses_source) {
-		struct strv patches = STRV_INIT;
-		int bad = series_read(f->series, &patches, NULL, &err);
-
-		strv_release(&patches);
-		if (bad) {
-			fprintf(stderr, "%s\n", err.msg);
-			return SF_EXIT_USAGE;
-		}
-		/* Missing is 'make deps' undone (125); tar would wait on a FIFO */
-		if (path_exists(f->tarball) &&
-		    input_check(f->tarball, SIZE_MAX, &err)) {
-			fprintf(stderr, "sysfarm: --tarball %s\n", err.msg);
-			return SF_EXIT_USAGE;
-		}
 	}
 	count = matrix_select(&f->m, names, n, &f->sel, &err);
 	if (count < 0) {
@@ -273,6 +389,8 @@ int farm_load(struct farm *f, char *const *names, int n)
 		return SF_EXIT_USAGE;
 	}
 	f->nsel = count;
+	if (farm_sources(f))
+		return SF_EXIT_USAGE;
 	/*
 	 * Only the selected configurations need their compiler here: the
 	 * others' keys are shown, not built, and a machine without the arm
@@ -305,17 +423,30 @@ void farm_progress(const struct farm *f, const struct config *c,
 
 void farm_set_series(struct farm *f, const char *series)
 {
-	free(f->series);
-	f->series = xstrdup(series);
-	source_release(&f->src);
-	f->src_state = 0;
+	for (size_t i = 0; i < f->nsrcs; i++) {
+		free(f->srcs[i].series);
+		f->srcs[i].series = xstrdup(series);
+		source_release(&f->srcs[i].src);
+		f->srcs[i].state = 0;
+	}
 	f->npre = 0;	/* built from the other series */
 }
 
 void farm_release(struct farm *f)
 {
 	matrix_release(&f->m);
-	source_release(&f->src);
+	for (size_t i = 0; i < f->nsrcs; i++) {
+		struct farm_source *fs = &f->srcs[i];
+
+		free(fs->name);
+		free(fs->tarball);
+		free(fs->package);
+		free(fs->series);
+		free(fs->root);
+		source_release(&fs->src);
+	}
+	free(f->srcs);
+	free(f->src_of);
 	strv_release(&f->append);
 	free(f->top);
 	free(f->build);

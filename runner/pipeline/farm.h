@@ -16,12 +16,28 @@
 
 struct prebuilt;
 
+/*
+ * A kernel source the selected configurations build: a tarball and its
+ * series (the matrix's `source:`, or --tarball and --series), or a user's
+ * tree. Prepared once per run, for the first configuration that needs it.
+ */
+struct farm_source {
+	char *name;		/* source_name(), or "external" */
+	char *tarball;		/* NULL for a user's tree */
+	char *package;		/* the Debian package, for messages; or NULL */
+	char *series;		/* absolute */
+	char *root;		/* BUILD/sources/NAME */
+	struct source src;
+	int state;		/* 0 not yet, 1 ready, -1 failed */
+	struct sf_err err;
+};
+
 struct farm {
 	const char *matrix_path;
 	char *top;		/* the matrix's directory (absolute) */
 	char *build;		/* build directory (absolute) */
-	char *series;
-	const char *tarball;
+	char *series;		/* --series: every source's series */
+	const char *tarball;	/* --tarball: every configuration's source */
 	const char *kernel_src;	/* a user's tree instead of the tarball */
 	const char *accel;
 	struct strv append;
@@ -33,12 +49,12 @@ struct farm {
 	int lock_fd;
 
 	struct matrix m;
-	struct source src;
-	int src_state;		/* 0 not yet, 1 ready, -1 failed */
-	struct sf_err src_err;
+	struct farm_source *srcs;	/* the selected configurations' */
+	size_t nsrcs;
 
 	size_t *sel;		/* selected configurations */
 	size_t nsel;
+	size_t *src_of;		/* per selected configuration: its srcs[] */
 
 	struct kbuild kb;	/* how kernels are built here, for them all */
 	int builds;		/* kernels built at a time */
@@ -80,6 +96,19 @@ int farm_stages_main(int argc, char **argv, const struct opt_cmd *cmd,
  * Prints its error. Return: 0, or an exit status.
  */
 int farm_load(struct farm *f, char *const *names, int n);
+
+/* @c's series in the matrix (source.series, or patches/series), malloc'd. */
+char *farm_matrix_series(const struct farm *f, const struct config *c);
+
+/* The source of the @s-th selected configuration. */
+struct farm_source *farm_source(const struct farm *f, size_t s);
+
+/**
+ * farm_source_prepare() - extract and patch @fs's tree, once per run
+ *
+ * Return: 0, or -1 with @fs->err saying why (BUILD-FAIL).
+ */
+int farm_source_prepare(struct farm *f, struct farm_source *fs);
 
 /* Switches to another series: the next build prepares the tree again. */
 void farm_set_series(struct farm *f, const char *series);

@@ -107,7 +107,12 @@ int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err)
 	struct sf_err why;
 	const char *compiler = kbuild_compiler(c, &why);
 	uint64_t h = HASH_INIT;
+	char *name;
 
+	name = source_name(c->s.src_tarball ? c->s.src_tarball :
+			   SOURCE_DEFAULT_TARBALL);
+	h = hash_str(h, name);
+	free(name);
 	h = hash_str(h, c->s.kernel_arch);
 	h = hash_str(h, cross);
 	h = hash_str(h, compiler ? compiler : "unknown");
@@ -127,15 +132,16 @@ int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err)
 	return 0;
 }
 
-char *kbuild_dir(const struct kbuild *kb, const struct config *c)
+char *kbuild_dir(const struct kbuild *kb, const struct config *c,
+		 const struct source *src)
 {
 	char *name, *dir;
 
 	/* A user's tree gets its own: objects of two trees never mix. */
-	if (kb->src->content_id)
+	if (src->content_id)
 		return path_kernel(kb->build, c->key);
 	name = xstrfmt("%s-%016llx", c->key,
-		       (unsigned long long)hash_str(HASH_INIT, kb->src->dir));
+		       (unsigned long long)hash_str(HASH_INIT, src->dir));
 	dir = path_kernel(kb->build, name);
 	free(name);
 	return dir;
@@ -177,8 +183,9 @@ static char *launcher(void)
 }
 
 /* make -C SRC O=DIR ARCH=... CROSS_COMPILE=... CC="sysfarm-cc ..." TARGETS */
-static int kmake(const struct kbuild *kb, const struct config *c,
-		 const char *dir, const char *log, const char *target)
+static int kmake(const struct kbuild *kb, const struct source *src,
+		 const struct config *c, const char *dir, const char *log,
+		 const char *target)
 {
 	const char *cross = c->s.cross_compile ? c->s.cross_compile : "";
 	struct strv argv = STRV_INIT, env = STRV_INIT;
@@ -189,7 +196,7 @@ static int kmake(const struct kbuild *kb, const struct config *c,
 	strv_push(&argv, "make");
 	if (!kb->jobserver)
 		strv_pushf(&argv, "-j%d", kb->jobs);
-	strv_pushf(&argv, "-C%s", kb->src->dir);
+	strv_pushf(&argv, "-C%s", src->dir);
 	strv_pushf(&argv, "O=%s", dir);
 	strv_pushf(&argv, "ARCH=%s", c->s.kernel_arch);
 	strv_pushf(&argv, "CROSS_COMPILE=%s", cross);
@@ -202,7 +209,7 @@ static int kmake(const struct kbuild *kb, const struct config *c,
 	 * the kernel's -fmacro-prefix-map=$(srctree)/= does not match: map
 	 * them too, or __FILE__ differs with and without ccache.
 	 */
-	rel = ccache_src(kb->build, dir, kb->src->dir);
+	rel = ccache_src(kb->build, dir, src->dir);
 	if (rel)
 		strv_pushf(&argv, "KCPPFLAGS=-fmacro-prefix-map=%s/=", rel);
 	free(rel);
@@ -244,7 +251,7 @@ static int kmake(const struct kbuild *kb, const struct config *c,
 	return ret;
 }
 
-static int merge_fragments(const struct kbuild *kb, const struct matrix *m,
+static int merge_fragments(const struct source *src, const struct matrix *m,
 			   const struct config *c, const char *dir,
 			   const char *log)
 {
@@ -253,7 +260,7 @@ static int merge_fragments(const struct kbuild *kb, const struct matrix *m,
 	struct proc p = PROC_INIT;
 	int code, ret;
 
-	strv_pushf(&argv, "%s/scripts/kconfig/merge_config.sh", kb->src->dir);
+	strv_pushf(&argv, "%s/scripts/kconfig/merge_config.sh", src->dir);
 	strv_push(&argv, "-m");
 	strv_push(&argv, "-O");
 	strv_push(&argv, dir);
@@ -405,39 +412,40 @@ static void fail_with_log(struct sf_err *err, const char *what,
 }
 
 enum kbuild_status kbuild_run(const struct kbuild *kb, const struct matrix *m,
-			      const struct config *c, struct sf_err *err)
+			      const struct config *c, const struct source *src,
+			      struct sf_err *err)
 {
-	char *dir = kbuild_dir(kb, c);
+	char *dir = kbuild_dir(kb, c, src);
 	char *log = path_build_log(dir);
 	char *cstamp_path = path_config_stamp(dir);
 	char *bstamp_path = path_build_stamp(dir);
 	char *image = path_image(dir, c->s.image);
 	char *cfgpath = path_kconfig(dir);
-	char *cstamp = config_stamp(m, c, kb->src), *bstamp = NULL;
+	char *cstamp = config_stamp(m, c, src), *bstamp = NULL;
 	const char *target = strrchr(c->s.image, '/');
 	enum kbuild_status ret = KBUILD_FAIL;
 	uint64_t h = HASH_INIT;
 
 	target = target ? target + 1 : c->s.image;
-	if (kb->src->tarball_id && tree_start(dir, kb->src->tarball_id, err))
+	if (src->tarball_id && tree_start(dir, src->tarball_id, err))
 		goto out;
 	if (mkdir_p(dir)) {
 		err_set(err, "cannot create '%s': %s", dir, strerror(errno));
 		goto out;
 	}
-	if (!kb->src->content_id || !stamp_matches(cstamp_path, cstamp) ||
+	if (!src->content_id || !stamp_matches(cstamp_path, cstamp) ||
 	    !path_exists(cfgpath)) {
 		unlink(cstamp_path);
 		unlink(log);
-		if (kmake(kb, c, dir, log, "tinyconfig")) {
+		if (kmake(kb, src, c, dir, log, "tinyconfig")) {
 			fail_with_log(err, "make tinyconfig failed", log);
 			goto out;
 		}
-		if (merge_fragments(kb, m, c, dir, log)) {
+		if (merge_fragments(src, m, c, dir, log)) {
 			fail_with_log(err, "merge_config.sh failed", log);
 			goto out;
 		}
-		if (kmake(kb, c, dir, log, "olddefconfig")) {
+		if (kmake(kb, src, c, dir, log, "olddefconfig")) {
 			fail_with_log(err, "make olddefconfig failed", log);
 			goto out;
 		}
@@ -458,13 +466,13 @@ enum kbuild_status kbuild_run(const struct kbuild *kb, const struct matrix *m,
 		goto out;
 	}
 	bstamp = xstrfmt("%016llx\n", (unsigned long long)h);
-	if (kb->src->content_id && stamp_matches(bstamp_path, bstamp) &&
+	if (src->content_id && stamp_matches(bstamp_path, bstamp) &&
 	    path_exists(image)) {
 		ret = KBUILD_UP_TO_DATE;
 		goto out;
 	}
 	unlink(bstamp_path);
-	if (kmake(kb, c, dir, log, target)) {
+	if (kmake(kb, src, c, dir, log, target)) {
 		fail_with_log(err, "kernel build failed", log);
 		goto out;
 	}

@@ -5,7 +5,8 @@
  * ccache in build/kernels/<key>/.
  *
  * The build key hashes what decides the .config and the object code: the
- * arch, the cross compiler and its version, the fragments' contents. It
+ * source (its name: linux-source-6.1), the arch, the cross compiler and
+ * its version, the fragments' contents. It
  * leaves the patch series out on purpose: a series change is applied to the
  * shared tree file by file (source.h), so the next build of the same key is
  * incremental. Stamps in the build directory record the source content and
@@ -21,7 +22,6 @@
 
 struct kbuild {
 	const char *build;	/* the build directory (absolute) */
-	const struct source *src;
 	int jobs;		/* make -jN, without a jobserver */
 	const int *jobserver;	/* NULL, or the pipe of a GNU make jobserver
 				 * shared with other builds: its tokens are
@@ -90,14 +90,16 @@ int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err);
  */
 const char *kbuild_compiler(const struct config *c, struct sf_err *err);
 
-/* BUILD/kernels/KEY (path_kernel()), malloc'd. */
-char *kbuild_dir(const struct kbuild *kb, const struct config *c);
+/* BUILD/kernels/KEY (path_kernel()) for @c built from @src, malloc'd. */
+char *kbuild_dir(const struct kbuild *kb, const struct config *c,
+		 const struct source *src);
 
 /**
  * kbuild_run() - configure, verify and build @c's kernel if needed
  * @err: on failure, what failed and the evidence (log tail)
  */
 enum kbuild_status kbuild_run(const struct kbuild *kb, const struct matrix *m,
-			      const struct config *c, struct sf_err *err);
+			      const struct config *c, const struct source *src,
+			      struct sf_err *err);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "lib/yamlfile.h"
 #include "pipeline/matrix.h"
+#include "pipeline/source.h"
 
 enum field_type { F_STR, F_FILE, F_LIST, F_FILES, F_INT, F_MAP };
 
@@ -18,7 +19,8 @@ enum field_type { F_STR, F_FILE, F_LIST, F_FILES, F_INT, F_MAP };
  * the kernel command line (console=) or a QEMU option, a tree path below
  * the kernel's build directory.
  */
-enum field_rule { R_ANY, R_NAME, R_NAME_OR_EMPTY, R_WORD, R_TREE_PATH };
+enum field_rule { R_ANY, R_NAME, R_NAME_OR_EMPTY, R_WORD, R_TREE_PATH,
+		  R_TARBALL };
 
 struct field {
 	const char *key;
@@ -40,6 +42,13 @@ static const struct field kernel_fields[] = {
 	{ .key = "image", .type = F_STR, .off = S(image),
 	  .rule = R_TREE_PATH,
 	  .what = "kernel.image" },
+	{ .key = "package", .type = F_STR, .off = S(src_package),
+	  .rule = R_NAME,
+	  .what = "kernel.package" },
+	{ .key = "tarball", .type = F_STR, .off = S(src_tarball),
+	  .rule = R_TARBALL,
+	  .what = "kernel.tarball" },
+	{ .key = "series", .type = F_FILE, .off = S(src_series) },
 	{ 0 }
 };
 
@@ -208,8 +217,15 @@ static int parse_list(struct loader *ld, yaml_node_t *n, const struct field *f,
  * shell or a terminal.
  */
 #define NAME_CHARS "abcdefghijklmnopqrstuvwxyz0123456789._-"
+
+static const char *name_problem(const char *s, int empty_ok);
 #define NAME_LEN_MAX 64
 #define CONFIG_NAME_LEN_MAX 128
+
+const char *matrix_name_problem(const char *s)
+{
+	return name_problem(s, 0);
+}
 
 /* Return: NULL when @s is a good name (or "" with @empty_ok), else why. */
 static const char *name_problem(const char *s, int empty_ok)
@@ -242,6 +258,29 @@ static int check_name(struct loader *ld, yaml_node_t *n, const char *what,
 		       what, shown, why, NAME_LEN_MAX);
 }
 
+/*
+ * A source tarball is an absolute path whose file name, less its .tar.*
+ * ending, names the source's tree under the build directory.
+ */
+static int check_tarball(struct loader *ld, yaml_node_t *v, const char *what)
+{
+	const char *s = scalar(v);
+	char *name = source_name(s), shown[80];
+	const char *why = NULL;
+
+	if (*s != '/')
+		why = "must be an absolute path";
+	else if (!name)
+		why = "must name a .tar file (.tar, .tar.xz, ...)";
+	else if (name_problem(name, 0))
+		why = "must be named [a-z0-9][a-z0-9._-]*.tar*, at most 64 characters before .tar";
+	free(name);
+	if (!why)
+		return 0;
+	str_quote(shown, sizeof(shown), s);
+	return fail_at(ld, v, "'%s' %s, not %s", what, why, shown);
+}
+
 #define WORD_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" \
 		   "0123456789_.,:=/+-"
 
@@ -258,6 +297,8 @@ static int check_rule(struct loader *ld, yaml_node_t *v,
 	case R_NAME:
 	case R_NAME_OR_EMPTY:
 		return check_name(ld, v, what, f->rule == R_NAME_OR_EMPTY);
+	case R_TARBALL:
+		return check_tarball(ld, v, what);
 	case R_WORD:
 	case R_TREE_PATH:
 		break;

@@ -31,6 +31,9 @@ struct settings {
 	char *qemu_console;		/* console= device */
 	char *qemu_channel;		/* guest device of the result channel */
 	struct strv qemu_args;		/* attaches the "channel" chardev */
+	char *src_package;		/* kernel.package: the tarball's */
+	char *src_tarball;		/* kernel.tarball: the source */
+	char *src_series;		/* kernel.series: its patches */
 };
 
 struct axis_value {
@@ -83,6 +86,12 @@ int matrix_load(struct matrix *m, const char *path, struct sf_err *err);
  */
 int matrix_select(const struct matrix *m, char *const *names, int n,
 		  size_t **sel, struct sf_err *err);
+
+/*
+ * Return: NULL when @s is a good name for an axis, a value or a source
+ * ([a-z0-9][a-z0-9._-]*, at most 64 characters), else what is wrong.
+ */
+const char *matrix_name_problem(const char *s);
 
 /* The path of a file named in the matrix, resolved against its directory. */
 char *matrix_file(const struct matrix *m, const char *rel);

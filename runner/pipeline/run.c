@@ -18,6 +18,7 @@
 /* One build key's kernel, built by run_build_all(). */
 struct prebuilt {
 	const struct config *c;	/* the first configuration with the key */
+	const struct source *src;	/* its source, prepared */
 	char key[sizeof(((struct config *)0)->key)];
 	enum kbuild_status st;
 	double seconds;
@@ -52,35 +53,15 @@ void run_free(const struct farm *f, struct run *runs)
 	free(runs);
 }
 
-/* The tree is prepared once per run, for the first configuration. */
-static int run_prepare(struct farm *f, struct result *r)
+/* @run's source, prepared for the first configuration that needs it. */
+static int run_prepare(struct farm *f, struct run *run)
 {
-	int ret;
+	struct farm_source *fs = farm_source(f, run->i);
 
-	if (f->src_state == 0) {
-		farm_progress(f, NULL, "preparing the kernel source");
-		if (mkdir_p(f->build)) {
-			err_set(&f->src_err, "cannot create '%s': %s",
-				f->build, strerror(errno));
-			ret = -1;
-		} else if (f->kernel_src) {
-			ret = source_external(&f->src, f->kernel_src,
-					      &f->src_err);
-		} else {
-			ret = source_prepare(&f->src, f->build, f->tarball,
-					     f->series, &f->src_err);
-		}
-		f->src_state = ret ? -1 : 1;
-		if (!ret)
-			farm_progress(f, NULL, "source %s, series %s",
-				      f->src.version,
-				      *f->src.series_hash ?
-				      f->src.series_hash : "(none)");
-	}
-	if (f->src_state > 0)
+	if (!farm_source_prepare(f, fs))
 		return 0;
-	r->v = V_BUILD_FAIL;
-	r->why = f->src_err;
+	run->res.v = V_BUILD_FAIL;
+	run->res.why = fs->err;
 	return -1;
 }
 
@@ -96,7 +77,8 @@ struct built_msg {
  * @jobserver the tokens its makes share with the other workers'.
  */
 static pid_t build_start(struct farm *f, const struct config *c,
-			 const int *jobserver, int *fd)
+			 const struct source *src, const int *jobserver,
+			 int *fd)
 {
 	struct built_msg msg;
 	int p[2];
@@ -112,7 +94,7 @@ static pid_t build_start(struct farm *f, const struct config *c,
 		/* The worker's own copy: the farm's makes use -jN. */
 		f->kb.jobserver = jobserver;
 		memset(&msg, 0, sizeof(msg));
-		msg.st = kbuild_run(&f->kb, &f->m, c, &msg.why);
+		msg.st = kbuild_run(&f->kb, &f->m, c, src, &msg.why);
 		msg.seconds = now_seconds() - t;
 		_exit(write(p[1], &msg, sizeof(msg)) == sizeof(msg) ? 0 : 1);
 	}
@@ -148,23 +130,25 @@ static struct prebuilt *prebuilt_find(struct farm *f, const char *key)
 static void run_build_all(struct farm *f)
 {
 	struct { pid_t pid; int fd; struct prebuilt *p; } *slot;
-	struct result scratch;
 	size_t next = 0, running = 0;
 	int jobserver[2];
 
 	free(f->pre);
 	f->pre = NULL;
 	f->npre = 0;
-	if (f->builds < 2 || run_prepare(f, &scratch))
+	if (f->builds < 2)
 		return;
 	f->pre = xmalloc(f->nsel * sizeof(*f->pre));
 	for (size_t s = 0; s < f->nsel; s++) {
 		const struct config *c = &f->m.configs[f->sel[s]];
+		struct farm_source *fs = farm_source(f, s);
 
-		if (prebuilt_find(f, c->key))
+		/* A source that cannot be prepared fails in run_build(). */
+		if (prebuilt_find(f, c->key) || farm_source_prepare(f, fs))
 			continue;
 		memset(&f->pre[f->npre], 0, sizeof(*f->pre));
 		f->pre[f->npre].c = c;
+		f->pre[f->npre].src = &fs->src;
 		snprintf(f->pre[f->npre].key, sizeof(f->pre->key), "%s",
 			 c->key);
 		/* Until its worker says otherwise: never a stale kernel */
@@ -198,7 +182,8 @@ static void run_build_all(struct farm *f)
 		while (running < (size_t)f->builds && next < f->npre) {
 			p = &f->pre[next++];
 			farm_progress(f, p->c, "kernel %s", p->key);
-			slot[running].pid = build_start(f, p->c, jobserver,
+			slot[running].pid = build_start(f, p->c, p->src,
+							jobserver,
 							&slot[running].fd);
 			if (slot[running].pid < 0) {
 				err_set(&p->why, "cannot start a build: %s",
@@ -240,7 +225,7 @@ static int run_build(struct farm *f, struct run *run)
 	enum kbuild_status st;
 	double seconds;
 
-	if (run_prepare(f, r))
+	if (run_prepare(f, run))
 		return -1;
 	p = prebuilt_find(f, c->key);
 	if (p) {
@@ -254,7 +239,8 @@ static int run_build(struct farm *f, struct run *run)
 	} else {
 		seconds = now_seconds();
 		farm_progress(f, c, "kernel %s", c->key);
-		st = kbuild_run(&f->kb, &f->m, c, &r->why);
+		st = kbuild_run(&f->kb, &f->m, c, &farm_source(f, run->i)->src,
+				&r->why);
 		seconds = now_seconds() - seconds;
 		if (st == KBUILD_OK)
 			farm_progress(f, c, "kernel %s built in %.1f s",
@@ -286,6 +272,7 @@ static int run_build(struct farm *f, struct run *run)
 static int snapshot_save(struct farm *f, struct run *r, const char *kdir,
 			 struct sf_err *err)
 {
+	const struct source *src = &farm_source(f, r->i)->src;
 	json_t *header = json_object_get(r->snap, "header");
 	char *cfg = path_kconfig(kdir), hex[17];
 	const char *compiler, *qemu;
@@ -304,8 +291,8 @@ static int snapshot_save(struct farm *f, struct run *r, const char *kdir,
 		goto out;
 	json_object_set_new(header, "inputs",
 			    json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}",
-				      "source", f->src.version,
-				      "series", f->src.series_hash,
+				      "source", src->version,
+				      "series", src->series_hash,
 				      "compiler", compiler,
 				      "qemu", qemu,
 				      "accel", f->accel,
@@ -321,7 +308,7 @@ static int run_boot(struct farm *f, struct run *run)
 {
 	const struct config *c = run->c;
 	struct result *r = &run->res;
-	char *kdir = kbuild_dir(&f->kb, c);
+	char *kdir = kbuild_dir(&f->kb, c, &farm_source(f, run->i)->src);
 	char *kernel = path_image(kdir, c->s.image);
 	char *initramfs = path_initramfs(run->out);
 	char *init = matrix_file(&f->m, c->s.init);
@@ -411,11 +398,11 @@ int run_summary(const struct farm *f, const struct run *runs)
 {
 	int status = 0;
 
-	printf("%-28s %-12s %-12s %7s\n", "CONFIG", "KEY", "VERDICT", "TIME");
+	printf("%-32s %-12s %-12s %7s\n", "CONFIG", "KEY", "VERDICT", "TIME");
 	for (size_t s = 0; s < f->nsel; s++) {
 		const struct run *r = &runs[s];
 
-		printf("%-28s %-12s %-12s %6.1fs\n", r->c->name, r->c->key,
+		printf("%-32s %-12s %-12s %6.1fs\n", r->c->name, r->c->key,
 		       verdict_name(r->res.v), r->res.seconds);
 		status = verdict_exit_fold(status, verdict_exit(r->res.v));
 	}

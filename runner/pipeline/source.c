@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/paths.h"
 #include "lib/proc.h"
 #include "pipeline/source.h"
 
@@ -172,13 +173,13 @@ static int same_content(const char *a, const char *b)
 	return same;
 }
 
-static int extract(const char *build, const char *tarball,
+static int extract(const char *root, const char *tarball,
 		   struct sf_err *err)
 {
-	char *tmp = xstrfmt("%s/src.new", build);
-	char *src = xstrfmt("%s/src", build);
-	char *pristine = xstrfmt("%s/pristine", build);
-	char *log = xstrfmt("%s/extract.log", build);
+	char *tmp = xstrfmt("%s/src.new", root);
+	char *src = path_source_tree(root);
+	char *pristine = xstrfmt("%s/pristine", root);
+	char *log = xstrfmt("%s/extract.log", root);
 	const char *argv[] = { "tar", "-xf", tarball, "-C", tmp,
 			       "--strip-components=1", NULL };
 	struct proc p = PROC_INIT;
@@ -331,9 +332,9 @@ static char *package_version(const char *tarball)
 	return xstrfmt("%s %s", pkg, ver);
 }
 
-/* The files of one source_prepare(), all under the build directory. */
+/* The files of one source_prepare(), all in the source's own directory. */
 struct prep_paths {
-	const char *build;
+	const char *root;
 	char *src;		/* the tree kbuild builds */
 	char *state;		/* what src holds, see state_save() */
 	char *scratch;		/* where the series is applied */
@@ -341,14 +342,14 @@ struct prep_paths {
 	char *log;		/* patch(1)'s output */
 };
 
-static void prep_paths_init(struct prep_paths *pp, const char *build)
+static void prep_paths_init(struct prep_paths *pp, const char *root)
 {
-	pp->build = build;
-	pp->src = xstrfmt("%s/src", build);
+	pp->root = root;
+	pp->src = path_source_tree(root);
 	pp->state = xstrfmt("%s/%s", pp->src, STATE_NAME);
-	pp->scratch = xstrfmt("%s/src.scratch", build);
-	pp->last = xstrfmt("%s/series-applied-on", build);
-	pp->log = xstrfmt("%s/patch.log", build);
+	pp->scratch = xstrfmt("%s/src.scratch", root);
+	pp->last = xstrfmt("%s/series-applied-on", root);
+	pp->log = xstrfmt("%s/patch.log", root);
 }
 
 static void prep_paths_release(struct prep_paths *pp)
@@ -411,7 +412,7 @@ static json_t *state_get(const struct prep_paths *pp, const char *tarball,
 	if (st && !strcmp(state_str(st, "tarball"), tarball_id))
 		return st;
 	json_decref(st);
-	if (extract(pp->build, tarball, err))
+	if (extract(pp->root, tarball, err))
 		return NULL;
 	return json_pack("{s:s, s:s, s:[]}", "tarball", tarball_id, "series",
 			 "", "touched");
@@ -453,7 +454,7 @@ static int pristine_record(const struct prep_paths *pp,
 			continue;
 		strv_push(all, touched.v[i]);
 		from = xstrfmt("%s/%s", pp->src, touched.v[i]);
-		to = xstrfmt("%s/pristine/%s", pp->build, touched.v[i]);
+		to = xstrfmt("%s/pristine/%s", pp->root, touched.v[i]);
 		if (path_exists(from) && copy_file(from, to))
 			ret = err_set(err, "cannot save '%s': %s", to,
 				      strerror(errno));
@@ -493,7 +494,7 @@ static int scratch_apply(const struct prep_paths *pp, const struct strv *all,
 		return err_set(err, "cannot create '%s': %s", pp->scratch,
 			       strerror(errno));
 	for (size_t i = 0; i < all->n; i++) {
-		char *from = xstrfmt("%s/pristine/%s", pp->build, all->v[i]);
+		char *from = xstrfmt("%s/pristine/%s", pp->root, all->v[i]);
 		char *to = xstrfmt("%s/%s", pp->scratch, all->v[i]);
 		int bad = path_exists(from) && copy_file(from, to);
 
@@ -564,7 +565,20 @@ static int state_save(const struct prep_paths *pp, json_t *st,
 	return ret;
 }
 
-int source_prepare(struct source *src, const char *build,
+char *source_name(const char *tarball)
+{
+	const char *base = strrchr(tarball, '/');
+	const char *tar;
+
+	base = base ? base + 1 : tarball;
+	tar = strstr(base, ".tar");
+	if (!tar || tar == base || strchr(tar + 4, '/') ||
+	    (tar[4] && tar[4] != '.'))
+		return NULL;
+	return xstrfmt("%.*s", (int)(tar - base), base);
+}
+
+int source_prepare(struct source *src, const char *root,
 		   const char *tarball, const char *series,
 		   struct sf_err *err)
 {
@@ -573,7 +587,7 @@ int source_prepare(struct source *src, const char *build,
 	json_t *st;
 	int ret;
 
-	prep_paths_init(&pp, build);
+	prep_paths_init(&pp, root);
 	src->dir = xstrdup(pp.src);
 	src->version = package_version(tarball);
 	ret = source_ids(src, tarball, series, &patches, err);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The kernel tree to build: Debian's linux-source tarball extracted once
- * under build/src with patches/series applied, or a user's own tree.
+ * A kernel tree to build: a Debian linux-source tarball extracted once
+ * under BUILD/sources/NAME/src with its series applied, or a user's own
+ * tree. Each source of the matrix (linux-source-6.1, -6.12, ...) has its
+ * own directory, named after its tarball.
  *
  * Applying a new series rewrites only the files whose content changes, so
  * that kbuild recompiles only what the patches touch: a bisect step or a
@@ -24,10 +26,23 @@ struct source {
 
 #define SOURCE_INIT { 0 }
 
+/* A configuration's tarball when the matrix names none. */
+#define SOURCE_DEFAULT_TARBALL "/usr/src/linux-source-6.1.tar.xz"
+
+
+/**
+ * source_name() - the name of a tarball's source: its file name less the
+ *	".tar" or ".tar.*" ending ("linux-source-6.1")
+ *
+ * Return: the name (malloc'd), or NULL when @tarball has no such ending.
+ */
+char *source_name(const char *tarball);
+
 /**
  * source_prepare() - extract the tarball if needed and apply a series
  * @src: filled on success
- * @build: the build directory (absolute)
+ * @root: the source's own directory, path_source() (absolute): the tree
+ *	is its src/, beside what preparing it keeps (pristine/, logs)
  * @tarball: e.g. /usr/src/linux-source-6.1.tar.xz
  * @series: the series file; its patches are named relative to it
  * @err: "PATCH: does not apply to FILE ..." and the like

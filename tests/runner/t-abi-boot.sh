@@ -10,7 +10,7 @@ cd "$TOP" || exit 1
 SERIES=tests/abi/undocumented/series
 
 # Every golden against the table, rows against the prepared tree's
-# Documentation/ABI (t-run.sh prepared build/src).
+# Documentation/ABI (t-run.sh prepared the sources' trees).
 "$SYSFARM" abi --goldens >"$TMP/out" 2>&1
 status=$?
 check "the goldens hold to expected/abi.yaml (status $status)" \

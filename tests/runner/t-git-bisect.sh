@@ -5,16 +5,17 @@
 # of tests/bisect/series: the commit that breaks the build is skipped (125)
 # and git names the commit of 0009 (max_active accepts 0) as the first bad.
 #
-# The repository lives in BD/src and sysfarm runs with --build-dir BD, so
-# the paths from its object directory to the tree (../../src) are those of
-# the farm's own builds: with the farm's ccache, the first build is mostly
+# The repository lives where the farm keeps its 6.1 tree, BD/$SRC61/src,
+# and sysfarm runs with --build-dir BD, so the paths from its object
+# directory to the tree (../../$SRC61/src) are those of the farm's own
+# builds: with the farm's ccache, the first build is mostly
 # cache hits. The repository is kept while the tree and the demo patches
 # are unchanged.
 . "$(dirname "$0")/../lib.sh"
 cd "$TOP" || exit 1
 C=x86_64-sysfs-on
 BD=$TOP/build/tests/git-bisect
-REPO=$BD/src
+REPO=$BD/$SRC61/src
 export CCACHE_DIR="${CCACHE_DIR:-$TOP/build/ccache}"
 export GIT_AUTHOR_NAME=sysfarm GIT_AUTHOR_EMAIL=sysfarm@example.invalid
 export GIT_COMMITTER_NAME=sysfarm GIT_COMMITTER_EMAIL=sysfarm@example.invalid
@@ -27,7 +28,7 @@ g() {
 }
 
 # The state of the farm's tree, read while no sysfarm is patching it.
-# Prepares build/src with patches/series (a no-op when it already is).
+# Prepares the 6.1 tree with patches/series (a no-op when it already is).
 farm_prepare() {
 	"$SYSFARM" build "$C" >"$TMP/prep" 2>&1 ||
 		{ cat "$TMP/prep"; return 1; }
@@ -42,22 +43,23 @@ demo_patches() {
 		grep -vxF -f "$TMP/own"
 }
 
-# Copies build/src to BD/src while it has patches/series applied: another
+# Copies the farm's 6.1 tree to REPO while it has patches/series applied: another
 # sysfarm (a bisect) may repatch it between our prepare and our copy.
 copy_prepared() {
 	for _ in 1 2 3; do
 		rm -rf "$REPO"
+		mkdir -p "${REPO%/*}" &&
 		farm_prepare &&
-		flock "$TOP/build/.lock" cp -a "$TOP/build/src" "$REPO" &&
+		flock "$TOP/build/.lock" cp -a "$TOP/build/$SRC61/src" "$REPO" &&
 		farm_prepare || return 1
 		copied=$(jq -c '{tarball, series}' "$REPO/.sysfarm-state.json")
 		[ "$copied" = "$(farm_state)" ] && return 0
 	done
-	echo "build/src kept being repatched by other sysfarm runs"
+	echo "the 6.1 tree kept being repatched by other sysfarm runs"
 	return 1
 }
 
-# BD/src: the farm's tree committed as "base", then one commit per patch;
+# REPO: the farm's tree committed as "base", then one commit per patch;
 # BD/commits maps each patch file name to its commit. Fast zlib and no
 # auto gc: repacking 80k objects would cost minutes.
 repo_create() {
@@ -69,7 +71,7 @@ repo_create() {
 	g config core.looseCompression 1 &&
 	g config gc.auto 0 &&
 	g add -A -f . &&
-	g commit -q -m "linux-source with patches/series (sysfarm's build/src)" &&
+	g commit -q -m "linux-source with patches/series (sysfarm's 6.1 tree)" &&
 	g tag base &&
 	for p in $(demo_patches); do
 		g am -q "$p" || return 1
@@ -88,18 +90,18 @@ stamp_now() {
 
 start=$(date +%s)
 if ! stamp=$(stamp_now); then
-	skip "git bisect run" "the farm cannot prepare build/src: $(tail -1 "$TMP/prep")"
+	skip "git bisect run" "the farm cannot prepare its 6.1 tree: $(tail -1 "$TMP/prep")"
 	done_testing
 	exit 0
 fi
-# A second look when another sysfarm had build/src repatched at the first.
+# A second look when another sysfarm had the tree repatched at the first.
 [ "$(cat "$BD/repo.stamp" 2>/dev/null)" = "$stamp" ] || stamp=$(stamp_now)
 if [ "$(cat "$BD/repo.stamp" 2>/dev/null)" = "$stamp" ] &&
    { g bisect reset >/dev/null 2>&1; g checkout -q -f main; } &&
    [ -z "$(g status --porcelain)" ]; then
 	echo "# reusing $REPO"
 else
-	check "a git repository from build/src prepared with patches/series and the demo patches" \
+	check "a git repository from the 6.1 tree prepared with patches/series and the demo patches" \
 		repo_create
 	echo "# repository made in $(($(date +%s) - start))s"
 fi

@@ -16,7 +16,7 @@ B=$TOP/build/tests/repro-second	# another path length, too
 trap 'rm -rf "$TMP" "$A" "$B"' EXIT
 export CCACHE_DIR="${CCACHE_DIR:-$TOP/build/ccache}"
 
-# The farm's own kernel first: it prepares build/src with patches/series.
+# The farm's own kernel first: it prepares its 6.1 tree with patches/series.
 "$SYSFARM" build "$C" >"$TMP/farm" 2>&1
 status=$?
 check "the farm builds $C (status $status)" test "$status" -eq 0
@@ -29,10 +29,12 @@ key=$("$SYSFARM" list --json | jq -r ".[] | select(.config == \"$C\").key")
 
 rm -rf "$A" "$B"
 mkdir -p "$A" "$B"
-check "two build directories sharing build/src by hard links" sh -c \
-	"flock '$TOP/build/.lock' cp -al '$TOP/build/src' '$TOP/build/pristine' '$A' &&
-	 cp -al '$A/src' '$A/pristine' '$B'"
-# build/src could have been repatched between the farm's build and cp.
+mkdir -p "$A/$SRC61" "$B/$SRC61"
+check "two build directories sharing the 6.1 tree by hard links" sh -c \
+	"flock '$TOP/build/.lock' cp -al '$TOP/build/$SRC61/src' \
+		'$TOP/build/$SRC61/pristine' '$A/$SRC61' &&
+	 cp -al '$A/$SRC61/src' '$A/$SRC61/pristine' '$B/$SRC61'"
+# The tree could have been repatched between the farm's build and cp.
 check "... prepared with patches/series" test "$(farm_state)" = "$state"
 
 # build DIR [VAR=VALUE...]: sysfarm build in DIR with that environment.
@@ -51,12 +53,12 @@ check "builds in $B (ccache off)" build "$B" CCACHE_DISABLE=1
 
 check "the two images are the same" \
 	cmp "$A/kernels/$key/$IMAGE" "$B/kernels/$key/$IMAGE"
-# Still the farm's kernel of build/src with patches/series?
+# Still the farm's kernel of its tree with patches/series?
 if [ "$(farm_state)" = "$state" ] && [ -f "build/kernels/$key/$IMAGE" ]; then
 	check "... and the same as the farm's own" flock build/.lock \
 		cmp "build/kernels/$key/$IMAGE" "$A/kernels/$key/$IMAGE"
 else
 	skip "... and the same as the farm's own" \
-		"build/src was repatched by another sysfarm meanwhile"
+		"the tree was repatched by another sysfarm meanwhile"
 fi
 done_testing

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # A series that stops applying after a source update is reported with the
 # source version it last applied on and the current one; a series that
-# applies again records the current version in build/series-applied-on.
+# applies again records the current version in the source's
+# series-applied-on.
 #
 # The update is simulated by recording an older version: sysfarm compares
 # that record with the version dpkg gives the tarball, the same path a real
@@ -28,21 +29,22 @@ if pkg=$(dpkg -S "$TARBALL" 2>/dev/null); then
 	pkg=${pkg%%:*}
 	NEW="$pkg $(dpkg-query -W -f='${Version}' "$pkg")"
 else
-	NEW="$TARBALL $(tree_version build/src) (no dpkg package owns it)"
+	NEW="$TARBALL $(tree_version build/$SRC61/src) (no dpkg package owns it)"
 fi
 
 # A build directory with the farm's prepared tree (hard links: sysfarm
 # replaces files by rename) instead of another extraction.
 "$SYSFARM" build "$C" >"$TMP/farm" 2>&1
 status=$?
-check "the farm prepares build/src (status $status)" test "$status" -eq 0
+check "the farm prepares its 6.1 tree (status $status)" test "$status" -eq 0
 state=$(farm_state)
 rm -rf "$D"
-mkdir -p "$D"
-check "a build directory sharing build/src by hard links" \
-	flock build/.lock cp -al build/src build/pristine "$D"
+mkdir -p "$D/$SRC61"
+check "a build directory sharing the 6.1 tree by hard links" \
+	flock build/.lock cp -al build/$SRC61/src build/$SRC61/pristine \
+	"$D/$SRC61"
 check "... prepared with patches/series" test "$(farm_state)" = "$state"
-printf '%s' "$OLD" >"$D/series-applied-on"
+printf '%s' "$OLD" >"$D/$SRC61/series-applied-on"
 
 "$SYSFARM" build --build-dir "$D" \
 	--series tests/runner/series/bad-patch/series "$C" >"$TMP/out" 2>&1
@@ -50,7 +52,7 @@ check "a series that no longer applies: exit 125 (status $?)" test $? -eq 125
 check "... named, with the old and the new source version" grep -qF \
 	"(the series last applied on $OLD; the source is now $NEW)" "$TMP/out"
 check "... series-applied-on still names the old version" \
-	test "$(cat "$D/series-applied-on")" = "$OLD"
+	test "$(cat "$D/$SRC61/series-applied-on")" = "$OLD"
 
 "$SYSFARM" build --build-dir "$D" --series tests/source-drift/series "$C" \
 	>"$TMP/out" 2>&1
@@ -59,10 +61,11 @@ check "a series that applies again builds (status $status)" \
 	test "$status" -eq 0
 [ "$status" -eq 0 ] || sed 's/^/# /' "$TMP/out"
 check "... and series-applied-on names the current version" \
-	test "$(cat "$D/series-applied-on")" = "$NEW"
+	test "$(cat "$D/$SRC61/series-applied-on")" = "$NEW"
 
-# The same tarball where no package owns it: same content, nothing to
-# extract or build, and the snapshot's inputs name the file and its kernel.
+# The same tarball where no package owns it: same content, so nothing to
+# build (its tree is its own, sources/linux), and the snapshot's inputs
+# name the file and its kernel.
 cp -p "$TARBALL" "$D/linux.tar.xz"
 "$SYSFARM" run --build-dir "$D" --series tests/source-drift/series \
 	--tarball "$D/linux.tar.xz" "$C" >"$TMP/out" 2>&1
@@ -70,7 +73,7 @@ check "a tarball no package owns: the same tree, no rebuild (status $?)" \
 	grep -q "kernel .* is up to date" "$TMP/out"
 check "... its snapshot names the file and its kernel version" test \
 	"$(jq -r .header.inputs.source "$D/out/$C/snapshot.json")" = \
-	"$D/linux.tar.xz $(tree_version build/src) (no dpkg package owns it)"
+	"$D/linux.tar.xz $(tree_version build/$SRC61/src) (no dpkg package owns it)"
 
 # Another tarball (here the same bytes with a new mtime) is extracted
 # afresh, and the kernel directory built from the last one starts afresh
