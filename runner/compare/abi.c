@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "compare/abi.h"
+#include "lib/kversion.h"
 #include "lib/yamlfile.h"
 
 /* NULL-terminated: from ABI_MISSING on, the keys of a 'waive' mapping. */
@@ -70,11 +71,13 @@ static int mode_parse(struct yaml_file *tf, yaml_node_t *v,
 			     s);
 }
 
-enum { WHEN_KCONFIG, WHEN_FILE, WHEN_VALUE, WHEN_CONTAINS };
+enum { WHEN_KCONFIG, WHEN_FILE, WHEN_VALUE, WHEN_CONTAINS, WHEN_SINCE,
+       WHEN_BEFORE };
 
 static const char *const when_keys[] = {
 	[WHEN_KCONFIG] = "kconfig", [WHEN_FILE] = "file",
-	[WHEN_VALUE] = "value", [WHEN_CONTAINS] = "contains", NULL
+	[WHEN_VALUE] = "value", [WHEN_CONTAINS] = "contains",
+	[WHEN_SINCE] = "since", [WHEN_BEFORE] = "before", NULL
 };
 
 static int when_pair(struct yaml_file *tf, const struct yaml_pair *p,
@@ -84,18 +87,26 @@ static int when_pair(struct yaml_file *tf, const struct yaml_pair *p,
 	char **slot[] = {
 		[WHEN_KCONFIG] = &r->kconfig, [WHEN_FILE] = &r->file,
 		[WHEN_VALUE] = &r->value, [WHEN_CONTAINS] = &r->contains,
+		[WHEN_SINCE] = &r->since, [WHEN_BEFORE] = &r->before,
 	};
+	const char *v;
 
 	if (text_set(tf, p->v, p->key, slot[p->index]))
 		return -1;
+	v = *slot[p->index];
 	if (p->index == WHEN_KCONFIG && strncmp(r->kconfig, "CONFIG_", 7))
 		return yaml_file_bad(tf, p->v, "'kconfig' must name a CONFIG_ option");
+	if ((p->index == WHEN_SINCE || p->index == WHEN_BEFORE) &&
+	    (!isdigit((unsigned char)*v) || strspn(v, "0123456789.") !=
+	     strlen(v) || strstr(v, "..") || v[strlen(v) - 1] == '.'))
+		return yaml_file_bad(tf, p->v, "'%s' must be a kernel version (6.12), not '%s'",
+				     p->key, v);
 	return 0;
 }
 
 static const struct yaml_map when_map = {
 	.keys = when_keys,
-	.unknown = "unknown condition '%s' (kconfig, file, value, contains)",
+	.unknown = "unknown condition '%s' (kconfig, file, value, contains, since, before)",
 	.pair = when_pair,
 };
 
@@ -215,6 +226,8 @@ void abi_table_release(struct abi_table *t)
 		free(r->file);
 		free(r->value);
 		free(r->contains);
+		free(r->since);
+		free(r->before);
 		free(r->source);
 		for (int k = 0; k < ABI_NKINDS; k++)
 			free(r->waive[k]);
@@ -375,6 +388,19 @@ static int node_is_file(json_t *node)
 	return type && !strcmp(type, "file");
 }
 
+/*
+ * Does @r hold for a kernel of @release (NULL: unknown, any)? `since` and
+ * `before` bound it: one table serves every source of the matrix.
+ */
+static int row_in_release(const struct abi_row *r, const char *release)
+{
+	if (!release)
+		return 1;
+	if (r->since && kversion_cmp(release, r->since) < 0)
+		return 0;
+	return !r->before || kversion_cmp(release, r->before) < 0;
+}
+
 /* Does @r's condition hold in the directory @dir? */
 static int row_applies(const struct abi_row *r, json_t *dir,
 		       const struct strv *kconfig)
@@ -413,9 +439,9 @@ static int dir_has(json_t *dir, const char *glob)
 	return 0;
 }
 
-/* Each file has a row, and that row's mode. */
+/* Each file has a row that holds for @release, and that row's mode. */
 static void files_check(const struct abi_table *t, const struct tree *tr,
-			struct abi_findings *out)
+			const char *release, struct abi_findings *out)
 {
 	for (size_t i = 0; i < tr->n; i++) {
 		const struct tree_node *n = &tr->v[i];
@@ -426,7 +452,8 @@ static void files_check(const struct abi_table *t, const struct tree *tr,
 			continue;
 		out->files++;
 		for (size_t j = 0; j < t->n && !r; j++)
-			if (!fnmatch(row_glob(&t->v[j]), n->path, FNM_PATHNAME))
+			if (row_in_release(&t->v[j], release) &&
+			    !fnmatch(row_glob(&t->v[j]), n->path, FNM_PATHNAME))
 				r = &t->v[j];
 		if (!r)
 			finding_add(out, ABI_UNDOCUMENTED, n->path, NULL,
@@ -442,15 +469,15 @@ static void files_check(const struct abi_table *t, const struct tree *tr,
 
 /* Each row's file is in every directory it applies to. */
 static void rows_check(const struct abi_table *t, const struct tree *tr,
-		       const struct strv *kconfig, unsigned char *seen,
-		       struct abi_findings *out)
+		       const struct strv *kconfig, const char *release,
+		       unsigned char *seen, struct abi_findings *out)
 {
 	for (size_t j = 0; j < t->n; j++) {
 		const struct abi_row *r = &t->v[j];
 		const char *glob = row_glob(r);
 		const char *slash = strrchr(glob, '/');
-		char *dirglob = slash ? xstrfmt("%.*s", (int)(slash - glob),
-						glob) : NULL;
+		char *dirglob = slash && row_in_release(r, release) ?
+			xstrfmt("%.*s", (int)(slash - glob), glob) : NULL;
 		const char *name = slash ? slash + 1 : glob;
 
 		for (size_t i = 0; dirglob && i < tr->n; i++) {
@@ -478,14 +505,16 @@ void abi_check(const struct abi_table *t, json_t *snap,
 	       const struct strv *kconfig, unsigned char *seen,
 	       struct abi_findings *out)
 {
+	const char *release = json_string_value(
+		json_object_get(json_object_get(snap, "header"), "release"));
 	struct tree tr = { 0 };
 	const char *root;
 	json_t *node;
 
 	json_object_foreach(json_object_get(snap, "roots"), root, node)
 		tree_walk(&tr, node, root);
-	files_check(t, &tr, out);
-	rows_check(t, &tr, kconfig, seen, out);
+	files_check(t, &tr, release, out);
+	rows_check(t, &tr, kconfig, release, seen, out);
 	tree_release(&tr);
 }
 
@@ -650,6 +679,7 @@ int abi_check_docs(const struct abi_table *t, const char *tree,
 {
 	char *abi = xstrfmt("%s/Documentation/ABI", tree);
 	char *root = realpath(tree, NULL);
+	char *release = kversion_of_tree(tree);
 	int checked = 0;
 
 	if (!root || !path_exists(abi)) {
@@ -659,11 +689,13 @@ int abi_check_docs(const struct abi_table *t, const char *tree,
 		goto out;
 	}
 	for (size_t i = 0; i < t->n; i++)
-		if (!strncmp(t->v[i].source, "Documentation/ABI/", 18)) {
+		if (!strncmp(t->v[i].source, "Documentation/ABI/", 18) &&
+		    row_in_release(&t->v[i], release)) {
 			row_documented(t, &t->v[i], root, out);
 			checked++;
 		}
 out:
+	free(release);
 	free(root);
 	free(abi);
 	return checked;

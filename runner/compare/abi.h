@@ -29,6 +29,8 @@ struct abi_row {
 	char *file;		/* when: a file beside it ... */
 	char *value;		/* ... holds this (one trailing newline off) */
 	char *contains;		/* ... or holds this text */
+	char *since;		/* when: the kernel is this version or newer */
+	char *before;		/* when: ... older than this version */
 	char *source;		/* Documentation/ABI/... is checked */
 	char *waive[ABI_NKINDS];	/* reasons, by kind */
 	size_t line;
@@ -49,7 +51,9 @@ struct abi_table {
  * /sys/, '*' stops at '/'), `mode` (RO, RW, WO or four octal digits),
  * `source` (required text; a path in the kernel tree, so neither absolute
  * nor with a '..' component), optional `when` (a mapping of `kconfig`,
- * and/or `file` with `value` or `contains`) and `waive` (a mapping of
+ * and/or `file` with `value` or `contains`, and/or `since` and `before`,
+ * kernel versions that bound the row: a snapshot's header.release, a
+ * tree's Makefile version) and `waive` (a mapping of
  * `missing`, `mode` or `stale` to a reason).
  *
  * Return: 0, or -1 with @err set: "FILE:LINE:COL: message" for bad
