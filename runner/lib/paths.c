@@ -26,6 +26,8 @@ PATH_FUNC(path_redactions, "redactions.yaml")
 PATH_FUNC(path_abi_table, "abi.yaml")
 
 PATH_FUNC(path_lock, ".lock")
+PATH_FUNC(path_tree_build, "tree")
+PATH_FUNC(path_ccache, "ccache")
 NAMED_PATH_FUNC(path_source, "sources/%s")
 PATH_FUNC(path_source_tree, "src")
 NAMED_PATH_FUNC(path_kernel, "kernels/%s")

@@ -9,8 +9,9 @@
  *     CONFIG.json redactions.yaml abi.yaml
  *   TOP/patches/series          the default series
  *   TOP/build/                  the default build directory, BUILD
- *   BUILD/.lock
+ *   BUILD/.lock BUILD/ccache
  *   BUILD/sources/NAME/         a kernel source (source.h): src/, the tree
+ *   BUILD/tree/                 sources/ and kernels/ of --kernel-src
  *   BUILD/kernels/KEY/          .config build.log sysfarm-*.stamp and
  *                               the image (arch/x86/boot/bzImage)
  *   BUILD/out/results.json
@@ -35,6 +36,9 @@ char *path_abi_table(const char *goldens);	/* abi.yaml */
 
 /* In BUILD, the build directory. */
 char *path_lock(const char *build);		/* BUILD/.lock */
+/* BUILD/tree: sources/ and kernels/ of a user's tree (--kernel-src) */
+char *path_tree_build(const char *build);
+char *path_ccache(const char *build);		/* BUILD/ccache */
 char *path_source(const char *build, const char *name); /* sources/NAME */
 /* In a source's directory, path_source(). */
 char *path_source_tree(const char *source);	/* src: the tree */

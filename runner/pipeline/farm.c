@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "lib/exitcode.h"
+#include "lib/kversion.h"
 #include "lib/paths.h"
 #include "pipeline/farm.h"
 #include "pipeline/kbuild.h"
@@ -39,7 +40,8 @@ const struct opt farm_options[] = {
 	OPT_STRING(0, "tarball", struct farm, tarball, "FILE",
 		   "kernel source (each configuration's source.tarball)"),
 	OPT_STRING(0, "kernel-src", struct farm, kernel_src, "DIR",
-		   "build this kernel tree as it is, no patches"),
+		   "a kernel tree of yours: a private copy of it is built, "
+		   "with the series of its version's source"),
 	OPT_WORD(0, "accel", struct farm, accel, accels,
 		 "QEMU accelerator (tcg)"),
 	OPT_STRV(0, "append", struct farm, append, "WORD",
@@ -220,38 +222,80 @@ static size_t source_find(struct farm *f, const char *tarball,
 			  const char *package, const char *series)
 {
 	struct farm_source *fs;
+	char *name;
+	unsigned int same = 0;
 	size_t i;
 
-	/* A user's tree is every configuration's source. */
-	if (f->kernel_src && f->nsrcs)
-		return 0;
 	for (i = 0; i < f->nsrcs; i++)
 		if (!strcmp(f->srcs[i].tarball, tarball) &&
 		    !strcmp(f->srcs[i].series, series))
 			return i;
 	f->srcs = xrealloc(f->srcs, (f->nsrcs + 1) * sizeof(*f->srcs));
 	fs = memset(&f->srcs[f->nsrcs], 0, sizeof(*fs));
-	if (f->kernel_src) {
-		fs->name = xstrdup("external");
-	} else {
-		char *name = source_name(tarball);
-		unsigned int same = 0;
-
-		/*
-		 * One tree per series: a tarball that --tarball gave to
-		 * configurations of two series gets a second directory.
-		 */
-		for (i = 0; i < f->nsrcs; i++)
-			same += !strcmp(f->srcs[i].tarball, tarball);
-		fs->name = same ? xstrfmt("%s.%u", name, same + 1) :
-			xstrdup(name);
-		free(name);
-		fs->tarball = xstrdup(tarball);
-		fs->package = package ? xstrdup(package) : NULL;
-		fs->root = path_source(f->build, fs->name);
-	}
+	/*
+	 * One tree per series: a tarball that --tarball gave to
+	 * configurations of two series gets a second directory.
+	 */
+	for (i = 0; i < f->nsrcs; i++)
+		same += !strcmp(f->srcs[i].tarball, tarball);
+	name = source_name(tarball);
+	fs->name = same ? xstrfmt("%s.%u", name, same + 1) : xstrdup(name);
+	free(name);
+	fs->tarball = xstrdup(tarball);
+	fs->package = package ? xstrdup(package) : NULL;
+	fs->root = path_source(f->build, fs->name);
 	fs->series = xstrdup(series);
 	return f->nsrcs++;
+}
+
+/* @c's tarball: the matrix's kernel.tarball, or the default. */
+static const char *config_tarball(const struct config *c)
+{
+	return c->s.src_tarball ? c->s.src_tarball : SOURCE_DEFAULT_TARBALL;
+}
+
+/*
+ * --kernel-src: one source for every configuration, the user's tree
+ * copied into BUILD/tree/sources/NAME with the series of the matrix's
+ * source of the same version ("6.12" of linux-source-6.12), else each
+ * configuration's own. Its kernels are built in BUILD/tree/kernels, so
+ * that the paths the compiler sees are those of the farm's own builds of
+ * that source: ccache hits the farm's objects.
+ */
+static void tree_source(struct farm *f)
+{
+	struct farm_source *fs = memset(xmalloc(sizeof(*fs)), 0, sizeof(*fs));
+	char *tv = kversion_of_tree(f->kernel_src), *mm = NULL;
+	const char *dot = tv ? strchr(tv, '.') : NULL;
+	const struct config *match = NULL;
+
+	/* "6.12" of "6.12.118" */
+	if (dot)
+		mm = xstrfmt("%.*s", (int)(dot + 1 - tv +
+					   strspn(dot + 1, "0123456789")), tv);
+	for (size_t i = 0; mm && !match && i < f->m.nconfigs; i++) {
+		char *name = source_name(config_tarball(&f->m.configs[i]));
+		const char *v = strrchr(name, '-');
+
+		if (v && !kversion_cmp(v + 1, mm))
+			match = &f->m.configs[i];
+		free(name);
+	}
+	if (match)
+		fs->name = source_name(config_tarball(match));
+	else
+		fs->name = xstrfmt("linux-%s", mm ? mm : "tree");
+	fs->series = f->series ? xstrdup(f->series) :
+		match ? farm_matrix_series(f, match) :
+		farm_matrix_series(f, &f->m.configs[f->sel[0]]);
+	f->tree_build = path_tree_build(f->build);
+	f->kb.build = f->tree_build;
+	f->kb.cache = f->build;
+	fs->root = path_source(f->tree_build, fs->name);
+	f->srcs = fs;
+	f->nsrcs = 1;
+	free(tv);
+	free(mm);
 }
 
 /*
@@ -264,15 +308,15 @@ static int farm_sources(struct farm *f)
 {
 	struct sf_err err;
 
-	f->src_of = xmalloc((f->nsel + 1) * sizeof(*f->src_of));
-	for (size_t s = 0; s < f->nsel; s++) {
-		const struct settings *cs = &f->m.configs[f->sel[s]].s;
+	f->src_of = memset(xmalloc((f->nsel + 1) * sizeof(*f->src_of)), 0,
+			   (f->nsel + 1) * sizeof(*f->src_of));
+	if (f->kernel_src && f->nsel)
+		tree_source(f);
+	for (size_t s = 0; !f->kernel_src && s < f->nsel; s++) {
+		const struct config *c = &f->m.configs[f->sel[s]];
 		const char *tarball = f->tarball ? f->tarball :
-			cs->src_tarball ? cs->src_tarball :
-			SOURCE_DEFAULT_TARBALL;
-		char *series = f->series ? xstrdup(f->series) :
-			farm_matrix_series(f, &f->m.configs[f->sel[s]]);
-		char *name = source_name(tarball);
+			config_tarball(c);
+		char *name = source_name(tarball), *series;
 		const char *why = name ? matrix_name_problem(name) :
 			"has no .tar ending";
 		char shown[80];
@@ -283,16 +327,16 @@ static int farm_sources(struct farm *f)
 			str_quote(shown, sizeof(shown), tarball);
 			fprintf(stderr, "sysfarm: --tarball %s: its file name %s\n",
 				shown, why);
-			free(series);
 			return -1;
 		}
+		series = f->series ? xstrdup(f->series) :
+			farm_matrix_series(f, c);
 		f->src_of[s] = source_find(f, tarball,
-					   f->tarball ? NULL : cs->src_package,
+					   f->tarball ? NULL : c->s.src_package,
 					   series);
 		free(series);
 	}
-	for (size_t i = 0; f->uses_source && !f->kernel_src && i < f->nsrcs;
-	     i++) {
+	for (size_t i = 0; f->uses_source && i < f->nsrcs; i++) {
 		struct farm_source *fs = &f->srcs[i];
 		struct strv patches = STRV_INIT;
 		int bad = series_read(fs->series, &patches, NULL, &err);
@@ -303,7 +347,7 @@ static int farm_sources(struct farm *f)
 			return -1;
 		}
 		/* Missing is 'make deps' undone (125); tar would wait on a FIFO */
-		if (path_exists(fs->tarball) &&
+		if (fs->tarball && path_exists(fs->tarball) &&
 		    input_check(fs->tarball, SIZE_MAX, &err)) {
 			fprintf(stderr, "sysfarm: --tarball %s\n", err.msg);
 			return -1;
@@ -324,15 +368,16 @@ int farm_source_prepare(struct farm *f, struct farm_source *fs)
 	if (fs->state)
 		return fs->state > 0 ? 0 : -1;
 	farm_progress(f, NULL, "preparing the kernel source %s", fs->name);
-	if (f->kernel_src) {
-		ret = source_external(&fs->src, f->kernel_src, &fs->err);
+	if (mkdir_p(fs->root)) {
+		ret = err_set(&fs->err, "cannot create '%s': %s", fs->root,
+			      strerror(errno));
+	} else if (f->kernel_src) {
+		ret = source_prepare_tree(&fs->src, fs->root, f->kernel_src,
+					  fs->series, &fs->err);
 	} else if (!path_exists(fs->tarball)) {
 		ret = err_set(&fs->err, "no kernel source '%s' (run 'make deps'%s%s)",
 			      fs->tarball, fs->package ? ": it installs " : "",
 			      fs->package ? fs->package : "");
-	} else if (mkdir_p(fs->root)) {
-		ret = err_set(&fs->err, "cannot create '%s': %s", fs->root,
-			      strerror(errno));
 	} else {
 		ret = source_prepare(&fs->src, fs->root, fs->tarball,
 				     fs->series, &fs->err);
@@ -447,6 +492,7 @@ void farm_release(struct farm *f)
 	}
 	free(f->srcs);
 	free(f->src_of);
+	free(f->tree_build);
 	strv_release(&f->append);
 	free(f->top);
 	free(f->build);

@@ -22,7 +22,7 @@ struct prebuilt;
  * tree. Prepared once per run, for the first configuration that needs it.
  */
 struct farm_source {
-	char *name;		/* source_name(), or "external" */
+	char *name;		/* source_name(), also for a user's tree */
 	char *tarball;		/* NULL for a user's tree */
 	char *package;		/* the Debian package, for messages; or NULL */
 	char *series;		/* absolute */
@@ -39,6 +39,7 @@ struct farm {
 	char *series;		/* --series: every source's series */
 	const char *tarball;	/* --tarball: every configuration's source */
 	const char *kernel_src;	/* a user's tree instead of the tarball */
+	char *tree_build;	/* BUILD/tree: where a user's tree is built */
 	const char *accel;
 	struct strv append;
 	int timeout;		/* overrides the matrix when > 0 */

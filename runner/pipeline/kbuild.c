@@ -233,8 +233,12 @@ static int kmake(const struct kbuild *kb, const struct source *src,
 			   kb->jobserver[0], kb->jobserver[1]);
 	}
 	/* The user's CCACHE_DIR if set: build directories can share one. */
-	if (!getenv("CCACHE_DIR"))
-		strv_pushf(&env, "CCACHE_DIR=%s/ccache", kb->build);
+	if (!getenv("CCACHE_DIR")) {
+		char *cache = path_ccache(kb->cache ? kb->cache : kb->build);
+
+		strv_pushf(&env, "CCACHE_DIR=%s", cache);
+		free(cache);
+	}
 	/* Relative paths in the hash: another checkout hits the cache too. */
 	strv_pushf(&env, "CCACHE_BASEDIR=%s", kb->build);
 	strv_push(&env, "CCACHE_NOHASHDIR=1");

@@ -21,7 +21,9 @@
 #include "pipeline/source.h"
 
 struct kbuild {
-	const char *build;	/* the build directory (absolute) */
+	const char *build;	/* the build directory (absolute): its
+				 * kernels/, ccache's base directory */
+	const char *cache;	/* whose ccache/ it uses; NULL: @build's */
 	int jobs;		/* make -jN, without a jobserver */
 	const int *jobserver;	/* NULL, or the pipe of a GNU make jobserver
 				 * shared with other builds: its tokens are

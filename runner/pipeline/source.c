@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/kversion.h"
 #include "lib/paths.h"
 #include "lib/proc.h"
 #include "pipeline/source.h"
@@ -279,36 +280,6 @@ static const char *state_str(json_t *st, const char *key)
 	return s ? s : "";
 }
 
-/* "6.1.190" from the top Makefile of the tree in DIR, malloc'd, or NULL. */
-static char *tree_version(const char *dir)
-{
-	static const char *const keys[] = {
-		"VERSION = ", "PATCHLEVEL = ", "SUBLEVEL = ", "EXTRAVERSION ="
-	};
-	char *mk = xstrfmt("%s/Makefile", dir);
-	char *text = file_read(mk, NULL), *line, *next;
-	char part[4][32] = { "", "", "", "" };
-
-	free(mk);
-	for (line = text; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-			if (!*part[i] && !strncmp(line, keys[i], strlen(keys[i])))
-				snprintf(part[i], sizeof(part[i]), "%s",
-					 line + strlen(keys[i]) +
-					 (line[strlen(keys[i])] == ' '));
-		if (!strncmp(line, "NAME = ", 7))
-			break;
-	}
-	free(text);
-	if (!*part[0] || !*part[1])
-		return NULL;
-	return xstrfmt("%s.%s%s%s%s", part[0], part[1], *part[2] ? "." : "",
-		       part[2], part[3]);
-}
-
 /*
  * "linux-source-6.1 6.1.192-3" for a tarball dpkg installed, NULL for one
  * it does not know.
@@ -362,6 +333,31 @@ static void prep_paths_release(struct prep_paths *pp)
 }
 
 /*
+ * The series' id (each patch's name and content) in @src->series_hash and
+ * @h; @patches gets its patches. Return: 0; -2 for a bad series, -1 for an
+ * unreadable patch.
+ */
+static int series_id(struct source *src, const char *series,
+		     struct strv *patches, uint64_t *h, struct sf_err *err)
+{
+	char hex[17];
+
+	if (series_read(series, patches, NULL, err))
+		return -2;
+	for (size_t i = 0; i < patches->n; i++) {
+		const char *base = strrchr(patches->v[i], '/') + 1;
+
+		*h = hash_str(*h, base);
+		if (hash_file(h, patches->v[i]))
+			return err_set(err, "%s: cannot read: %s",
+				       patches->v[i], strerror(errno));
+	}
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)*h);
+	src->series_hash = xstrdup(hex);
+	return 0;
+}
+
+/*
  * The ids of the tree to make, before anything is extracted: the
  * tarball's (size and mtime), the series' (each patch's name and
  * content), and both together, which says whether build/src holds it.
@@ -375,24 +371,16 @@ static int source_ids(struct source *src, const char *tarball,
 	char tid[64], hex[17];
 	uint64_t h = HASH_INIT;
 	struct stat tst;
+	int ret;
 
 	if (stat(tarball, &tst) < 0)
 		return err_set(err, "no kernel source '%s' (run 'make deps')",
 			       tarball);
 	snprintf(tid, sizeof(tid), "%lld:%lld", (long long)tst.st_size,
 		 (long long)tst.st_mtime);
-	if (series_read(series, patches, NULL, err))
-		return -2;
-	for (size_t i = 0; i < patches->n; i++) {
-		const char *base = strrchr(patches->v[i], '/') + 1;
-
-		h = hash_str(h, base);
-		if (hash_file(&h, patches->v[i]))
-			return err_set(err, "%s: cannot read: %s",
-				       patches->v[i], strerror(errno));
-	}
-	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)h);
-	src->series_hash = xstrdup(hex);
+	ret = series_id(src, series, patches, &h, err);
+	if (ret)
+		return ret;
 	h = hash_str(h, tid);
 	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)h);
 	src->content_id = xstrdup(hex);
@@ -421,7 +409,7 @@ static json_t *state_get(const struct prep_paths *pp, const char *tarball,
 /* For a tarball that no dpkg package owns: its name, the tree's version. */
 static char *tarball_version(const char *tarball, const char *srcdir)
 {
-	char *tv = tree_version(srcdir);
+	char *tv = kversion_of_tree(srcdir);
 	char *version = xstrfmt("%s %s (no dpkg package owns it)", tarball,
 				tv ? tv : "(no version)");
 
@@ -555,7 +543,9 @@ static int state_save(const struct prep_paths *pp, json_t *st,
 	for (size_t i = 0; i < all->n; i++)
 		json_array_append_new(arr, json_string(all->v[i]));
 	json_object_set_new(st, "touched", arr);
-	json_object_set_new(st, "series", json_string(src->content_id));
+	json_object_set_new(st, "series", json_string(src->content_id ?
+						      src->content_id :
+						      src->series_hash));
 	text = json_dumps(st, JSON_INDENT(1) | JSON_SORT_KEYS);
 	if (!text || file_write_atomic(pp->state, text, strlen(text)) ||
 	    file_write_atomic(pp->last, src->version, strlen(src->version)))
@@ -613,6 +603,126 @@ int source_prepare(struct source *src, const char *root,
 out_state:
 	json_decref(st);
 out:
+	strv_release(&patches);
+	strv_release(&all);
+	prep_paths_release(&pp);
+	return ret;
+}
+
+/*
+ * A user's tree copied into @pp->src: every file but those a series
+ * touched (and .git), whose copies in pristine/ are refreshed instead.
+ * rsync rewrites only what differs in size or mtime, and keeps the
+ * tree's mtimes: after a checkout, make rebuilds only what changed.
+ */
+static int tree_copy(const struct prep_paths *pp, const char *dir,
+		     json_t *st, struct sf_err *err)
+{
+	char *list = xstrfmt("%s/touched.list", pp->root);
+	char *log = xstrfmt("%s/copy.log", pp->root);
+	char *exclude = xstrfmt("--exclude-from=%s", list);
+	char *from = xstrfmt("%s/", dir), *to = xstrfmt("%s/", pp->src);
+	const char *argv[] = { "rsync", "-a", "--delete", "--exclude=/.git",
+			       "--exclude=/" STATE_NAME, exclude, from, to,
+			       NULL };
+	struct proc p = PROC_INIT;
+	char *text = NULL;
+	size_t i, len = 0;
+	json_t *v;
+	FILE *m = open_memstream(&text, &len);
+	int code, ret = -1;
+
+	/* Anchored: a touched lib/Makefile is not every Makefile. */
+	json_array_foreach(json_object_get(st, "touched"), i, v)
+		fprintf(m, "/%s\n", json_string_value(v));
+	if (fclose(m) || mkdir_p(pp->src) ||
+	    file_write_atomic(list, text, len)) {
+		err_set(err, "cannot write '%s': %s", list, strerror(errno));
+		goto out;
+	}
+	p.argv = argv;
+	p.out_path = log;
+	p.err_to_out = 1;
+	if (proc_run(&p, &code) != PROC_EXITED || code) {
+		err_set(err, "cannot copy '%s' (see %s)", dir, log);
+		goto out;
+	}
+	json_array_foreach(json_object_get(st, "touched"), i, v) {
+		char *mine = xstrfmt("%s/%s", dir, json_string_value(v));
+		char *saved = xstrfmt("%s/pristine/%s", pp->root,
+				      json_string_value(v));
+		int bad = 0;
+
+		if (!same_content(mine, saved))
+			bad = path_exists(mine) ? copy_file(mine, saved) :
+				unlink(saved) && errno != ENOENT;
+		free(mine);
+		free(saved);
+		if (bad) {
+			err_set(err, "cannot save '%s': %s", pp->root,
+				strerror(errno));
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	free(text);
+	free(list);
+	free(log);
+	free(exclude);
+	free(from);
+	free(to);
+	return ret;
+}
+
+int source_prepare_tree(struct source *src, const char *root,
+			const char *dir, const char *series,
+			struct sf_err *err)
+{
+	struct strv patches = STRV_INIT, all = STRV_INIT;
+	struct source user = SOURCE_INIT;
+	struct prep_paths pp;
+	uint64_t h = HASH_INIT;
+	json_t *st = NULL;
+	char *tid = NULL, *tv;
+	int ret;
+
+	prep_paths_init(&pp, root);
+	ret = source_external(&user, dir, err);
+	if (ret)
+		goto out;
+	ret = series_id(src, series, &patches, &h, err);
+	if (ret)
+		goto out;
+	tv = kversion_of_tree(user.dir);
+	src->version = xstrfmt("%s %s", user.dir, tv ? tv : "(no version)");
+	free(tv);
+	src->dir = xstrdup(pp.src);
+	/* No content id: its files change under it, make decides. */
+	tid = xstrfmt("tree %s", user.dir);
+	ret = -1;
+	st = state_load(pp.state);
+	if (!st || strcmp(state_str(st, "tarball"), tid)) {
+		json_decref(st);
+		st = json_pack("{s:s, s:s, s:[]}", "tarball", tid, "series",
+			       "", "touched");
+		if (rm_rf(pp.scratch) || rm_rf(pp.src)) {
+			err_set(err, "cannot start '%s' afresh: %s", pp.src,
+				strerror(errno));
+			goto out;
+		}
+	}
+	if (tree_copy(&pp, user.dir, st, err) ||
+	    pristine_record(&pp, &patches, st, &all, err) ||
+	    scratch_apply(&pp, &all, &patches, src->version, err) ||
+	    tree_sync(&pp, &all, err) || state_save(&pp, st, &all, src, err))
+		goto out;
+	rm_rf(pp.scratch);
+	ret = 0;
+out:
+	json_decref(st);
+	free(tid);
+	source_release(&user);
 	strv_release(&patches);
 	strv_release(&all);
 	prep_paths_release(&pp);

@@ -56,6 +56,23 @@ int source_prepare(struct source *src, const char *build,
 		   struct sf_err *err);
 
 /**
+ * source_prepare_tree() - a private copy of a user's tree with a series
+ * @root: as source_prepare()'s; the copy is its src/
+ * @dir: the user's tree, only read: its git status stays clean
+ *
+ * The first call copies the whole tree (but .git); later ones rewrite
+ * only the files that differ, keeping the tree's mtimes, so that a bisect
+ * step after a checkout rebuilds what the checkout changed. The series is
+ * applied as source_prepare() applies it; an empty one leaves the copy as
+ * the tree is. @src->content_id is NULL: make decides what is up to date.
+ *
+ * Return: as source_prepare(); -1 also for @dir that is no kernel tree.
+ */
+int source_prepare_tree(struct source *src, const char *root,
+			const char *dir, const char *series,
+			struct sf_err *err);
+
+/**
  * source_external() - use @dir as it is (git bisect run in a user's
  * checkout)
  * @err: "'DIR': No such file or directory", "'DIR': Not a directory" or
