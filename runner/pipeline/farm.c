@@ -57,64 +57,32 @@ const struct opt farm_options[] = {
 	OPT_END
 };
 
-int farm_setup(struct farm *f, int argc, char **argv,
-	       const struct opt_cmd *cmd, void *ctx, int *status)
-{
-	int i = options_parse(argc, argv, cmd, ctx, farm_options, f);
-
-	if (i <= 0) {
-		*status = i ? SF_EXIT_USAGE : SF_EXIT_OK;
-		return 1;
-	}
-	*status = farm_load(f, argv + i, argc - i);
-	return *status != 0;
-}
-
-int farm_stages_main(int argc, char **argv, const struct opt_cmd *cmd,
-		     int boot)
-{
-	const struct run_hooks hooks = { .boot = boot, .save = boot };
-	struct run *runs;
-	struct farm f;
-	int status;
-
-	farm_init(&f);
-	f.uses_source = 1;
-	if (farm_setup(&f, argc, argv, cmd, NULL, &status))
-		goto out;
-	runs = run_alloc(&f);
-	run_matrix(&f, runs, &hooks);
-	status = run_summary(&f, runs);
-	run_free(&f, runs);
-out:
-	farm_release(&f);
-	return status;
-}
-
 /*
  * One building sysfarm per build directory: a second one (another
  * terminal, a test, a benchmark) waits instead of patching the tree or
  * writing the stamps under the first. The lock ends with the process.
  */
-static int farm_lock(struct farm *f)
+static int farm_lock(struct farm *f, struct sf_err *err)
 {
 	char *path = path_lock(f->build);
 	int ret = SF_EXIT_USAGE;
 
 	if (mkdir_p(f->build)) {
-		fprintf(stderr, "sysfarm: cannot create '%s': %s\n", f->build,
+		err_set(err, "cannot create '%s': %s", f->build,
 			strerror(errno));
 		goto out;
 	}
 	f->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (f->lock_fd < 0) {
-		fprintf(stderr, "sysfarm: cannot open '%s': %s\n", path,
-			strerror(errno));
+		err_set(err, "cannot open '%s': %s", path, strerror(errno));
 		goto out;
 	}
 	if (flock(f->lock_fd, LOCK_EX | LOCK_NB)) {
-		fprintf(stderr, "sysfarm: %s is in use by another sysfarm, waiting\n",
+		struct sf_err wait = SF_ERR_INIT;
+
+		err_set(&wait, "%s is in use by another sysfarm, waiting",
 			f->build);
+		sink_error(&wait);
 		while (flock(f->lock_fd, LOCK_EX))
 			if (errno != EINTR)
 				goto out;
@@ -186,7 +154,7 @@ static char *dir_resolve(const char *path)
  * in its build directory: the root, the matrix's own directory, the home
  * directory or a directory above them would lose files it does not own.
  */
-static int build_dir_check(const struct farm *f)
+static int build_dir_check(const struct farm *f, struct sf_err *err)
 {
 	char *real = dir_resolve(f->build);
 	const char *home = getenv("HOME");
@@ -204,23 +172,22 @@ static int build_dir_check(const struct farm *f)
 		why = "the matrix's directory or above it";
 	free(lock);
 	if (why)
-		fprintf(stderr, "sysfarm: --build-dir '%s' is %s: the farm replaces src/, kernels/ and out/ in it; name a directory of its own\n",
-			f->build, why);
+		err_at(err, ERR_INPUT, "", 0, 0,
+		       "--build-dir '%s' is %s: the farm replaces src/, kernels/ and out/ in it; name a directory of its own",
+		       f->build, why);
 	free(real);
 	free(rhome);
 	return why ? -1 : 0;
 }
 
-int farm_load(struct farm *f, char *const *names, int n)
+int farm_load(struct farm *f, char *const *names, int n,
+	      struct sf_err *err)
 {
-	struct sf_err err;
 	int count;
 
-	if (matrix_load(&f->m, f->matrix_path, &err) ||
-	    kbuild_check_matrix(&f->m, &err)) {
-		fprintf(stderr, "%s\n", err.msg);
+	if (matrix_load(&f->m, f->matrix_path, err) ||
+	    kbuild_check_matrix(&f->m, err))
 		return SF_EXIT_USAGE;
-	}
 	f->top = xstrdup(f->m.dir);
 	if (!f->build)
 		f->build = path_build(f->top);
@@ -229,49 +196,42 @@ int farm_load(struct farm *f, char *const *names, int n)
 
 		free(f->build);
 		f->build = b;
-		if (build_dir_check(f))
+		if (build_dir_check(f, err))
 			return SF_EXIT_USAGE;
 	}
 	f->kb = (struct kbuild){ .build = f->build, .src = &f->src,
 				 .jobs = f->jobs };
 	if (!f->series)
 		f->series = path_series(f->top);
-	for (size_t i = 0; i < f->m.nconfigs; i++) {
-		if (kbuild_key(&f->m, &f->m.configs[i], &err)) {
-			fprintf(stderr, "sysfarm: %s\n", err.msg);
+	for (size_t i = 0; i < f->m.nconfigs; i++)
+		if (kbuild_key(&f->m, &f->m.configs[i], err))
 			return SF_EXIT_USAGE;
-		}
-	}
 	if (f->kernel_src) {
 		struct source tree = SOURCE_INIT;
-		int bad = source_external(&tree, f->kernel_src, &err);
+		int bad = source_external(&tree, f->kernel_src, err);
 
 		source_release(&tree);
 		if (bad) {
-			fprintf(stderr, "sysfarm: --kernel-src %s\n", err.msg);
+			err_context(err, "--kernel-src ");
 			return SF_EXIT_USAGE;
 		}
 	} else if (f->uses_source) {
 		struct strv patches = STRV_INIT;
-		int bad = series_read(f->series, &patches, NULL, &err);
+		int bad = series_read(f->series, &patches, NULL, err);
 
 		strv_release(&patches);
-		if (bad) {
-			fprintf(stderr, "%s\n", err.msg);
+		if (bad)
 			return SF_EXIT_USAGE;
-		}
 		/* Missing is 'make deps' undone (125); tar would wait on a FIFO */
 		if (path_exists(f->tarball) &&
-		    input_check(f->tarball, SIZE_MAX, &err)) {
-			fprintf(stderr, "sysfarm: --tarball %s\n", err.msg);
+		    input_check(f->tarball, SIZE_MAX, err)) {
+			err_context(err, "--tarball ");
 			return SF_EXIT_USAGE;
 		}
 	}
-	count = matrix_select(&f->m, names, n, &f->sel, &err);
-	if (count < 0) {
-		fprintf(stderr, "sysfarm: %s\n", err.msg);
+	count = matrix_select(&f->m, names, n, &f->sel, err);
+	if (count < 0)
 		return SF_EXIT_USAGE;
-	}
 	f->nsel = count;
 	/*
 	 * Only the selected configurations need their compiler here: the
@@ -282,25 +242,27 @@ int farm_load(struct farm *f, char *const *names, int n)
 	for (size_t s = 0; s < f->nsel; s++) {
 		const struct config *c = &f->m.configs[f->sel[s]];
 
-		if (!kbuild_compiler(c, &err)) {
-			fprintf(stderr, "sysfarm: %s: %s\n", c->name, err.msg);
+		if (!kbuild_compiler(c, err)) {
+			err_context(err, "%s: ", c->name);
 			return SF_EXIT_UNTESTED;
 		}
 	}
-	return f->uses_source ? farm_lock(f) : 0;
+	return f->uses_source ? farm_lock(f, err) : 0;
 }
 
 void farm_progress(const struct farm *f, const struct config *c,
 		   const char *fmt, ...)
 {
+	char *text;
 	va_list ap;
 
-	fprintf(stderr, "[%7.1fs] %s: ", now_seconds() - f->t0,
-		c ? c->name : "sysfarm");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
 	va_end(ap);
-	fputc('\n', stderr);
+	sink_progress(now_seconds() - f->t0, c ? c->name : "sysfarm", "%s",
+		      text ? text : fmt);
+	free(text);
 }
 
 void farm_set_series(struct farm *f, const char *series)
