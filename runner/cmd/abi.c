@@ -68,10 +68,11 @@ static int snapshot_check(const struct abi_table *t, const char *name,
 	struct sf_err err = SF_ERR_INIT;
 	json_t *snap;
 	size_t n;
+	int ret = snap_load(path, &snap, &err);
 
-	if (snap_load(path, &snap, &err)) {
+	if (ret) {
 		ui_error(NULL, &err);
-		return err.kind == ERR_INPUT ? SF_EXIT_USAGE : SF_EXIT_UNTESTED;
+		return ret == INPUT_EIO ? SF_EXIT_UNTESTED : SF_EXIT_USAGE;
 	}
 	abi_check(t, snap, kconfig, seen, &fs);
 	n = abi_count(&fs);

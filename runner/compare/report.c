@@ -71,7 +71,8 @@ int report_check(const char *name, json_t *results, struct sf_err *err)
 	size_t i;
 
 	if (!json_is_array(configs)) {
-		err_set(err, "%s: \"configs\" must be an array", name);
+		err_at(err, ERR_INPUT, name, 0, 0,
+		       "\"configs\" must be an array");
 		return INPUT_EBAD;
 	}
 	json_array_foreach(configs, i, c) {
@@ -81,7 +82,8 @@ int report_check(const char *name, json_t *results, struct sf_err *err)
 		int ret;
 
 		if (bad) {
-			err_set(err, "%s: configs[%zu]: %s", name, i, bad);
+			err_at(err, ERR_INPUT, name, 0, 0, "configs[%zu]: %s",
+			       i, bad);
 			return INPUT_EBAD;
 		}
 		if (!json_object_get(c, "diff"))
