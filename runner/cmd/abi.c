@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd/builtin.h"
+#include "cmd/ui.h"
 #include "compare/abi.h"
 #include "compare/snap.h"
 #include "lib/exitcode.h"
@@ -64,20 +65,20 @@ static int snapshot_check(const struct abi_table *t, const char *name,
 			  unsigned char *seen)
 {
 	struct abi_findings fs = ABI_FINDINGS_INIT;
-	struct sf_err err;
+	struct sf_err err = SF_ERR_INIT;
 	json_t *snap;
 	size_t n;
 	int ret = snap_load(path, &snap, &err);
 
 	if (ret) {
-		fprintf(stderr, "%s\n", err.msg);
+		ui_error(NULL, &err);
 		return ret == INPUT_EIO ? SF_EXIT_UNTESTED : SF_EXIT_USAGE;
 	}
 	abi_check(t, snap, kconfig, seen, &fs);
 	n = abi_count(&fs);
 	printf("%s: %zu files, %zu finding%s, %zu waived\n", name, fs.files, n,
 	       n == 1 ? "" : "s", fs.n - n);
-	abi_print(&fs, "  ", 1);
+	abi_print(stdout, &fs, "  ", 1);
 	abi_findings_release(&fs);
 	json_decref(snap);
 	return n ? SF_EXIT_DIFF : SF_EXIT_OK;
@@ -89,11 +90,11 @@ static int file_check(const struct abi_table *t, const struct abi_opts *o,
 {
 	struct strv kconfig = STRV_INIT;
 	int status = SF_EXIT_USAGE;
-	struct sf_err err;
+	struct sf_err err = SF_ERR_INIT;
 
 	for (size_t i = 0; i < o->kconfig.n; i++)
 		if (kconfig_read_set(o->kconfig.v[i], &kconfig, &err)) {
-			fprintf(stderr, "sysfarm: %s\n", err.msg);
+			ui_error("sysfarm", &err);
 			goto out;
 		}
 	status = snapshot_check(t, o->snapshot, o->snapshot, &kconfig, seen);
@@ -115,11 +116,11 @@ static int configs_check(const struct farm *f, const struct abi_opts *o,
 		char *path = dir ? path_golden(dir, c->name) :
 				   path_snapshot(out);
 		struct strv kconfig = STRV_INIT;
-		struct sf_err err;
+		struct sf_err err = SF_ERR_INIT;
 		int ret;
 
 		if (kbuild_fragment_options(&f->m, c, &kconfig, &err)) {
-			fprintf(stderr, "sysfarm: %s\n", err.msg);
+			ui_error("sysfarm", &err);
 			ret = SF_EXIT_USAGE;
 		} else {
 			ret = snapshot_check(t, c->name, path, &kconfig, seen);
@@ -138,19 +139,21 @@ static int docs_check_tree(const struct abi_opts *o,
 			   const struct abi_table *t, const char *tree)
 {
 	struct abi_findings fs = ABI_FINDINGS_INIT;
-	struct sf_err err;
+	struct sf_err err = SF_ERR_INIT;
 	int checked = abi_check_docs(t, tree, &fs, &err);
 	size_t n = abi_count(&fs);
+	char text[ERR_FORMAT_MAX];
 
 	if (checked < 0 && o->tree) {
-		fprintf(stderr, "sysfarm: %s\n", err.msg);
+		ui_error("sysfarm", &err);
 	} else if (checked < 0) {
+		/* The hint follows the message: the tree is ours to prepare */
 		fprintf(stderr, "sysfarm: %s ('sysfarm build' prepares %s, or use --kernel-tree)\n",
-			err.msg, tree);
+			err_format(&err, text, sizeof(text)), tree);
 	} else {
 		printf("%s: %zu rows, %d checked against %s/Documentation/ABI, %zu stale, %zu waived\n",
 		       t->path, t->n, checked, tree, n, fs.n - n);
-		abi_print(&fs, "  ", 1);
+		abi_print(stdout, &fs, "  ", 1);
 	}
 	abi_findings_release(&fs);
 	return checked < 0 ? SF_EXIT_UNTESTED : n ? SF_EXIT_DIFF : SF_EXIT_OK;
@@ -180,13 +183,13 @@ int cmd_abi(int argc, char **argv)
 	struct abi_opts o = { .kconfig = STRV_INIT };
 	struct abi_table t = ABI_TABLE_INIT;
 	unsigned char *seen = NULL;
-	struct sf_err err;
+	struct sf_err err = SF_ERR_INIT;
 	char *table;
 	struct farm f;
 	int i, status;
 
 	farm_init(&f);
-	i = options_parse(argc, argv, &abi_cmd, &o, farm_options, &f);
+	i = ui_options(argc, argv, &abi_cmd, &o, farm_options, &f);
 	if (i <= 0) {
 		status = i ? SF_EXIT_USAGE : SF_EXIT_OK;
 		goto out_farm;
@@ -199,7 +202,7 @@ int cmd_abi(int argc, char **argv)
 	}
 	/* A snapshot file and its tree need no matrix */
 	if (!o.snapshot || !o.tree || !o.table) {
-		status = farm_load(&f, argv + i, argc - i);
+		status = ui_farm_load(&f, argv + i, argc - i);
 		if (status)
 			goto out_farm;
 	}
@@ -212,7 +215,7 @@ int cmd_abi(int argc, char **argv)
 		free(goldens);
 	}
 	if (abi_table_load(&t, table, &err)) {
-		fprintf(stderr, "%s\n", err.msg);
+		ui_error(NULL, &err);
 		status = SF_EXIT_USAGE;
 		goto out_table;
 	}

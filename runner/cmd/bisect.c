@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd/builtin.h"
+#include "cmd/ui.h"
 #include "compare/diff.h"
 #include "compare/redact.h"
 #include "compare/snap.h"
@@ -60,7 +61,7 @@ static long common_prefix(const struct farm *f, const struct config *c,
 {
 	char *def = farm_matrix_series(f, c);
 	struct strv base = STRV_INIT;
-	struct sf_err err;
+	struct sf_err err = SF_ERR_INIT;	/* none: nothing in common */
 	long n = 0;
 
 	if (!series_read(def, &base, NULL, &err))
@@ -122,6 +123,7 @@ static void step(struct farm *f, struct bisect *b, long k)
 	const char *name = strrchr(b->patches.v[k - 1], '/') + 1;
 	struct result *r = &b->run->res;
 	double t = now_seconds();
+	char why[ERR_FORMAT_MAX];
 	FILE *log;
 	char *text = xstrdup("");
 
@@ -155,9 +157,10 @@ static void step(struct farm *f, struct bisect *b, long k)
 			now_seconds() - t);
 		fclose(log);
 	}
+	err_format(&r->why, why, sizeof(why));
 	farm_progress(f, c, "bisect: %ld patches: %s%s%.*s", k,
-		      verdict_name(r->v), r->why.msg[0] ? ": " : "",
-		      (int)strcspn(r->why.msg, "\n"), r->why.msg);
+		      verdict_name(r->v), *why ? ": " : "",
+		      (int)strcspn(why, "\n"), why);
 	free(text);
 	free(series);
 }
@@ -186,15 +189,17 @@ static int golden_load(const struct farm *f, const struct config *c,
 {
 	char *goldens = path_goldens(f->top);
 	char *reds = path_redactions(goldens);
-	struct sf_err err;
+	struct sf_err err = SF_ERR_INIT;
 	int bad;
 
 	b->golden = path_golden(goldens, c->name);
 	bad = path_exists(reds) && redactions_load(&b->reds, reds, &err);
-	if (!bad && !path_exists(b->golden))
-		bad = err_set(&err, "sysfarm: bisect needs the configuration's golden");
-	if (bad)
-		fprintf(stderr, "%s\n", err.msg);
+	if (bad) {
+		ui_error(NULL, &err);
+	} else if (!path_exists(b->golden)) {
+		bad = err_set(&err, "bisect needs the configuration's golden");
+		ui_error("sysfarm", &err);
+	}
 	free(reds);
 	free(goldens);
 	return bad ? -1 : 0;
@@ -229,7 +234,7 @@ static int answer_print(const struct bisect *b, const struct config *c,
 int cmd_bisect(int argc, char **argv)
 {
 	struct bisect b = { .good = -1, .bad = -1 };
-	struct sf_err err;
+	struct sf_err err = SF_ERR_INIT;
 	const struct config *c;
 	struct farm f;
 	long lo, hi;
@@ -237,7 +242,7 @@ int cmd_bisect(int argc, char **argv)
 
 	farm_init(&f);
 	f.uses_source = 1;
-	if (farm_setup(&f, argc, argv, &bisect_cmd, &b, &status))
+	if (ui_setup(&f, argc, argv, &bisect_cmd, &b, &status))
 		goto out;
 	status = SF_EXIT_USAGE;
 	if (f.nsel != 1 || argc - optind != 1) {
@@ -247,7 +252,7 @@ int cmd_bisect(int argc, char **argv)
 	c = &f.m.configs[f.sel[0]];
 	if (series_read(farm_source(&f, 0)->series, &b.patches, &b.subjects,
 			&err)) {
-		fprintf(stderr, "%s\n", err.msg);
+		ui_error(NULL, &err);
 		goto out;
 	}
 	if (b.good < 0)

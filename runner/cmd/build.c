@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* sysfarm build: prepare the source and build the configurations' kernels. */
 #include "cmd/builtin.h"
+#include "cmd/ui.h"
 #include "pipeline/farm.h"
+#include "pipeline/run.h"
 
 static const char about[] =
 	"Builds each configuration's kernel (once per build key) and verifies\n"
@@ -13,7 +15,27 @@ static const struct opt_cmd build_cmd = {
 	.nargs = OPT_CONFIGS,
 };
 
+int stages_main(int argc, char **argv, const struct opt_cmd *cmd, int boot)
+{
+	const struct run_hooks hooks = { .boot = boot, .save = boot };
+	struct run *runs;
+	struct farm f;
+	int status;
+
+	farm_init(&f);
+	f.uses_source = 1;
+	if (ui_setup(&f, argc, argv, cmd, NULL, &status))
+		goto out;
+	runs = run_alloc(&f);
+	run_matrix(&f, runs, &hooks);
+	status = ui_summary(&f, runs);
+	run_free(&f, runs);
+out:
+	farm_release(&f);
+	return status;
+}
+
 int cmd_build(int argc, char **argv)
 {
-	return farm_stages_main(argc, argv, &build_cmd, 0);
+	return stages_main(argc, argv, &build_cmd, 0);
 }

@@ -14,4 +14,14 @@ int cmd_abi(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
+struct opt_cmd;
+
+/**
+ * stages_main() - `sysfarm build` (@boot 0) and `sysfarm run` (1): the
+ * stages alone, a line per configuration (cmd/build.c)
+ *
+ * Return: the exit status.
+ */
+int stages_main(int argc, char **argv, const struct opt_cmd *cmd, int boot);
+
 #endif

@@ -8,6 +8,7 @@
 
 #include "cmd/builtin.h"
 #include "cmd/golden.h"
+#include "cmd/ui.h"
 #include "compare/report.h"
 #include "lib/exitcode.h"
 
@@ -70,7 +71,7 @@ int cmd_check(int argc, char **argv)
 
 	farm_init(&f);
 	f.uses_source = 1;
-	if (farm_setup(&f, argc, argv, &check_cmd, &o, &status))
+	if (ui_setup(&f, argc, argv, &check_cmd, &o, &status))
 		goto out_farm;
 	status = golden_run(&f, &o.g, &run);
 	if (status)

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "cmd/builtin.h"
+#include "cmd/ui.h"
 #include "compare/diff.h"
 #include "compare/redact.h"
 #include "compare/snap.h"
@@ -39,20 +40,20 @@ int cmd_diff(int argc, char **argv)
 	struct diff_opts o = { .color = isatty(STDOUT_FILENO) };
 	struct redactions rules = REDACTIONS_INIT;
 	struct diff d = DIFF_INIT;
-	struct sf_err err;
+	struct sf_err err = SF_ERR_INIT;
 	int i, ret;
 
-	i = options_parse(argc, argv, &diff_cmd, &o, NULL, NULL);
+	i = ui_options(argc, argv, &diff_cmd, &o, NULL, NULL);
 	if (i <= 0)
 		return i ? SF_EXIT_USAGE : SF_EXIT_OK;
 	if (o.rules && redactions_load(&rules, o.rules, &err)) {
-		fprintf(stderr, "sysfarm diff: %s\n", err.msg);
+		ui_error("sysfarm diff", &err);
 		return SF_EXIT_USAGE;
 	}
 	ret = snap_compare(argv[i], argv[i + 1], &rules, &d, &err);
 	redactions_release(&rules);
 	if (ret) {
-		fprintf(stderr, "sysfarm diff: %s\n", err.msg);
+		ui_error("sysfarm diff", &err);
 		return SF_EXIT_USAGE;
 	}
 	if (o.json) {

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cmd/golden.h"
+#include "cmd/ui.h"
 #include "compare/snap.h"
 #include "lib/exitcode.h"
 #include "lib/paths.h"
@@ -30,11 +31,11 @@ static int goldens_validate(const struct farm *f, struct golden_run *run)
 	for (size_t s = 0; s < f->nsel; s++) {
 		char *path = path_golden(run->expected,
 					 f->m.configs[f->sel[s]].name);
-		struct sf_err err;
+		struct sf_err err = SF_ERR_INIT;
 		json_t *j = NULL;
 
 		if (path_exists(path) && snap_load(path, &j, &err)) {
-			fprintf(stderr, "%s\n", err.msg);
+			ui_error(NULL, &err);
 			bad = 1;
 		}
 		json_decref(j);
@@ -60,7 +61,7 @@ static int header_is_ours(json_t *snap)
 static const char *golden_foreign(const char *path)
 {
 	const char *why = NULL;
-	struct sf_err err;
+	struct sf_err err = SF_ERR_INIT;
 	struct stat st;
 	json_t *j = NULL;
 
@@ -148,11 +149,11 @@ static void inputs_compare(json_t *golden, json_t *snap, struct strv *out)
 static int abi_load(struct golden_run *run)
 {
 	char *path = path_abi_table(run->expected);
-	struct sf_err err;
+	struct sf_err err = SF_ERR_INIT;
 	int bad = path_exists(path) && abi_table_load(&run->abi, path, &err);
 
 	if (bad)
-		fprintf(stderr, "%s\n", err.msg);
+		ui_error(NULL, &err);
 	free(path);
 	return bad;
 }
@@ -205,11 +206,14 @@ static void abi_one(struct farm *f, struct golden_run *run, struct run *r)
 	struct abi_findings *found = &run->abi_found[r->i];
 	struct strv kconfig = STRV_INIT;
 	struct result *res = &r->res;
+	struct sf_err err = SF_ERR_INIT;
 	size_t n;
 
-	if (kbuild_fragment_options(&f->m, r->c, &kconfig, &res->why) ||
-	    snap_check(r->snapshot, r->snap, &res->why)) {
+	if (kbuild_fragment_options(&f->m, r->c, &kconfig, &err) ||
+	    snap_check(r->snapshot, r->snap, &err)) {
+		/* Its message, not the comparison's */
 		res->v = V_CORRUPT;
+		res->why = err;
 		goto out;
 	}
 	abi_check(&run->abi, r->snap, &kconfig, NULL, found);
@@ -260,7 +264,7 @@ int golden_run(struct farm *f, const struct golden_opts *o,
 {
 	const struct run_hooks hooks = { .boot = 1, .save = 1,
 					 .snapshot = golden_one, .ctx = run };
-	struct sf_err err;
+	struct sf_err err = SF_ERR_INIT;
 	char *reds, *path, *text;
 
 	memset(run, 0, sizeof(*run));
@@ -275,7 +279,7 @@ int golden_run(struct farm *f, const struct golden_opts *o,
 	for (size_t s = 0; s < f->nsel; s++)
 		run->abi_found[s] = (struct abi_findings)ABI_FINDINGS_INIT;
 	if (path_exists(reds) && redactions_load(&run->reds, reds, &err)) {
-		fprintf(stderr, "%s\n", err.msg);
+		ui_error(NULL, &err);
 		free(reds);
 		return SF_EXIT_USAGE;
 	}
@@ -287,11 +291,13 @@ int golden_run(struct farm *f, const struct golden_opts *o,
 	/* After the builds: what `update` removes is what is there now */
 	goldens_obsolete(f, run);
 	/* Every tree a snapshot was built from, those that were prepared */
-	for (size_t i = 0; run->abi.path && i < f->nsrcs; i++)
+	for (size_t i = 0; run->abi.path && i < f->nsrcs; i++) {
+		err_clear(&err);
 		if (f->srcs[i].state > 0 &&
 		    abi_check_docs(&run->abi, f->srcs[i].src.dir,
 				   &run->abi_stale, &err) < 0)
-			fprintf(stderr, "sysfarm: %s\n", err.msg);
+			ui_error("sysfarm", &err);
+	}
 	run->report = results_json(f, run);
 	text = json_dumps(run->report, JSON_INDENT(2) | JSON_SORT_KEYS);
 	path = o->results ? xstrdup(o->results) : path_results(f->build);
@@ -325,7 +331,7 @@ int golden_status(const struct farm *f, const struct golden_run *run)
 void golden_print(const struct farm *f, const struct golden_run *run,
 		  int color)
 {
-	run_summary(f, run->runs);
+	ui_summary(f, run->runs);
 
 	for (size_t s = 0; s < f->nsel; s++) {
 		const struct config *c = &f->m.configs[f->sel[s]];
@@ -339,7 +345,7 @@ void golden_print(const struct farm *f, const struct golden_run *run,
 			printf("inputs changed: %s\n",
 			       run->inputs_changed[s].v[i]);
 		diff_print(stdout, &run->diffs[s], "  ", color);
-		abi_print(&run->abi_found[s], "  abi: ", 0);
+		abi_print(stdout, &run->abi_found[s], "  abi: ", 0);
 	}
 	for (size_t i = 0; i < run->obsolete.n; i++)
 		printf("\n%s: obsolete: no configuration produces it\n",
@@ -349,7 +355,7 @@ void golden_print(const struct farm *f, const struct golden_run *run,
 	if (abi_count(&run->abi_stale)) {
 		printf("\n%s: rows Documentation/ABI no longer has:\n",
 		       run->abi.path);
-		abi_print(&run->abi_stale, "  abi: ", 0);
+		abi_print(stdout, &run->abi_stale, "  abi: ", 0);
 	}
 }
 

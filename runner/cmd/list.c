@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd/builtin.h"
+#include "cmd/ui.h"
 #include "lib/exitcode.h"
 #include "pipeline/farm.h"
 
@@ -66,7 +67,7 @@ int cmd_list(int argc, char **argv)
 	int status;
 
 	farm_init(&f);
-	if (farm_setup(&f, argc, argv, &list_cmd, &o, &status))
+	if (ui_setup(&f, argc, argv, &list_cmd, &o, &status))
 		goto out;
 	if (o.format) {
 		char *text;

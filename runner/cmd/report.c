@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd/builtin.h"
+#include "cmd/ui.h"
 #include "compare/report.h"
 #include "lib/exitcode.h"
 #include "lib/options.h"
@@ -63,13 +64,13 @@ int cmd_report(int argc, char **argv)
 	struct report_opts o = { 0 };
 	int i, status = SF_EXIT_OK;
 	json_t *results;
-	struct sf_err err;
+	struct sf_err err = SF_ERR_INIT;
 
-	i = options_parse(argc, argv, &report_cmd, &o, NULL, NULL);
+	i = ui_options(argc, argv, &report_cmd, &o, NULL, NULL);
 	if (i <= 0)
 		return i ? SF_EXIT_USAGE : SF_EXIT_OK;
 	if (report_load(argv[i], &results, &err)) {
-		fprintf(stderr, "sysfarm report: %s\n", err.msg);
+		ui_error("sysfarm report", &err);
 		return SF_EXIT_USAGE;
 	}
 	if (o.tap || (!o.junit && !o.markdown))

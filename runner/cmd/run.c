@@ -15,5 +15,5 @@ static const struct opt_cmd run_cmd = {
 
 int cmd_run(int argc, char **argv)
 {
-	return farm_stages_main(argc, argv, &run_cmd, 1);
+	return stages_main(argc, argv, &run_cmd, 1);
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cmd/builtin.h"
+#include "cmd/ui.h"
 #include "lib/exitcode.h"
 #include "lib/proc.h"
 #include "lib/util.h"
@@ -42,17 +43,16 @@ static void usage(FILE *out)
 /* The git directory @dir/.git is or names (a worktree), or NULL. */
 static char *git_dir_of(const char *dir, const char *dotgit)
 {
-	struct sf_err err;
+	struct sf_err err = SF_ERR_INIT;	/* unread: not a git dir */
 	char *text, *gitdir = NULL;
 	struct stat st;
 	size_t len;
-	int bad;
 
 	if (stat(dotgit, &st) < 0)
 		return NULL;
 	if (S_ISDIR(st.st_mode))
 		return xstrdup(dotgit);
-	text = input_read(dotgit, 4096, &len, &bad, &err);
+	text = input_read(dotgit, 4096, &len, &err);
 	if (text && !strncmp(text, "gitdir: ", 8)) {
 		text[strcspn(text, "\n")] = '\0';
 		gitdir = text[8] == '/' ? xstrdup(text + 8) :
@@ -107,6 +107,7 @@ int main(int argc, char **argv)
 {
 	int status;
 
+	ui_install();
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(argc < 2 ? stderr : stdout);
 		return exit_status(argc < 2 ? SF_EXIT_USAGE : SF_EXIT_OK);

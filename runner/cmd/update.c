@@ -8,6 +8,7 @@
 
 #include "cmd/builtin.h"
 #include "cmd/golden.h"
+#include "cmd/ui.h"
 #include "compare/snap.h"
 #include "lib/exitcode.h"
 #include "lib/paths.h"
@@ -82,7 +83,7 @@ int cmd_update(int argc, char **argv)
 
 	farm_init(&f);
 	f.uses_source = 1;
-	if (farm_setup(&f, argc, argv, &update_cmd, &o, &status))
+	if (ui_setup(&f, argc, argv, &update_cmd, &o, &status))
 		goto out_farm;
 	status = golden_run(&f, &o.g, &run);
 	if (status)
@@ -93,7 +94,7 @@ int cmd_update(int argc, char **argv)
 	for (size_t s = 0; s < f.nsel; s++) {
 		const struct run *r = &run.runs[s];
 		enum verdict v = r->res.v;
-		struct sf_err err;
+		struct sf_err err = SF_ERR_INIT;
 
 		if (v != V_PASS && v != V_DIFF && v != V_NEW) {
 			status = SF_EXIT_UNTESTED;
@@ -104,7 +105,7 @@ int cmd_update(int argc, char **argv)
 			continue;
 		changes++;
 		if (!refuse && golden_write(&run, r, &err)) {
-			fprintf(stderr, "sysfarm: %s\n", err.msg);
+			ui_error("sysfarm", &err);
 			status = SF_EXIT_UNTESTED;
 		}
 	}

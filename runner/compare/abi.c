@@ -279,7 +279,8 @@ static void abi_lines(const struct abi_findings *fs, struct strv *lines)
 		}
 }
 
-void abi_print(const struct abi_findings *fs, const char *prefix, int waived)
+void abi_print(FILE *out, const struct abi_findings *fs, const char *prefix,
+	       int waived)
 {
 	struct strv lines = STRV_INIT;
 	size_t n;
@@ -287,7 +288,7 @@ void abi_print(const struct abi_findings *fs, const char *prefix, int waived)
 	abi_lines(fs, &lines);
 	n = waived ? lines.n : abi_count(fs);
 	for (size_t i = 0; i < n; i++)
-		printf("%s%s\n", prefix, lines.v[i]);
+		fprintf(out, "%s%s\n", prefix, lines.v[i]);
 	strv_release(&lines);
 }
 

@@ -9,6 +9,7 @@
 #define SYSFARM_ABI_H
 
 #include <jansson.h>
+#include <stdio.h>
 
 #include "lib/util.h"
 
@@ -116,10 +117,11 @@ const char *abi_waived(const struct abi_finding *f);
 size_t abi_count(const struct abi_findings *fs);
 
 /*
- * Prints one line per finding after @prefix, "KIND PATH: DETAIL", a waived
- * one ending in "; waived: REASON" and only if @waived; unwaived first.
+ * Prints into @out one line per finding after @prefix, "KIND PATH:
+ * DETAIL", a waived one ending in "; waived: REASON" and only if @waived; unwaived first.
  */
-void abi_print(const struct abi_findings *fs, const char *prefix, int waived);
+void abi_print(FILE *out, const struct abi_findings *fs, const char *prefix,
+	       int waived);
 
 /* [{kind, path, row (its line, or null), detail, waived (or null)}] */
 json_t *abi_to_json(const struct abi_findings *fs);

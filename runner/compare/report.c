@@ -71,31 +71,30 @@ int report_check(const char *name, json_t *results, struct sf_err *err)
 	size_t i;
 
 	if (!json_is_array(configs)) {
-		err_set(err, "%s: \"configs\" must be an array", name);
+		err_at(err, ERR_INPUT, name, 0, 0,
+		       "\"configs\" must be an array");
 		return INPUT_EBAD;
 	}
 	json_array_foreach(configs, i, c) {
 		const char *bad = config_bad(c);
 		struct diff d = DIFF_INIT;
-		struct sf_err derr;
 		char *what;
 		int ret;
 
 		if (bad) {
-			err_set(err, "%s: configs[%zu]: %s", name, i, bad);
+			err_at(err, ERR_INPUT, name, 0, 0, "configs[%zu]: %s",
+			       i, bad);
 			return INPUT_EBAD;
 		}
 		if (!json_object_get(c, "diff"))
 			continue;
 		what = xstrfmt("%s: configs[%zu].diff", name, i);
 		ret = diff_from_json(&d, json_object_get(c, "diff"), what,
-				     &derr);
+				     err);
 		free(what);
 		diff_release(&d);
-		if (ret) {
-			err_set(err, "%s", derr.msg);
+		if (ret)
 			return INPUT_EBAD;
-		}
 	}
 	return 0;
 }
@@ -150,7 +149,7 @@ static void case_lines(json_t *c, struct strv *lines)
 {
 	const char *msg = json_string_value(json_object_get(c, "message"));
 	struct diff d = DIFF_INIT;
-	struct sf_err err;
+	struct sf_err err = SF_ERR_INIT;	/* report_check() saw it */
 	json_t *v;
 	size_t i;
 

@@ -30,8 +30,8 @@ static int fail(struct checker *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	err_set(c->err, "%s: at %s: %s", c->name, c->len ? c->path : ".",
-		what);
+	err_at(c->err, ERR_INPUT, c->name, 0, 0, "at %s: %s",
+	       c->len ? c->path : ".", what);
 	return INPUT_EBAD;
 }
 

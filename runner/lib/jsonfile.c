@@ -14,19 +14,19 @@ int json_file_parse(const char *name, const char *buf, size_t len,
 	*out = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (*out)
 		return 0;
-	err_set(err, "%s:%d:%d: %s", name, jerr.line,
-		jerr.column > 0 ? jerr.column : 1, jerr.text);
+	err_at(err, ERR_INPUT, name, jerr.line,
+	       jerr.column > 0 ? jerr.column : 1, "%s", jerr.text);
 	return INPUT_EBAD;
 }
 
 int json_file_read(const char *path, json_t **out, struct sf_err *err)
 {
 	size_t len;
-	int ret, bad;
-	char *buf = input_read(path, INPUT_MAX_JSON, &len, &bad, err);
+	int ret;
+	char *buf = input_read(path, INPUT_MAX_JSON, &len, err);
 
 	if (!buf)
-		return bad ? INPUT_EBAD : INPUT_EIO;
+		return input_status(err);
 	ret = json_file_parse(path, buf, len, out, err);
 	free(buf);
 	return ret;

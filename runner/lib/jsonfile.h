@@ -13,8 +13,8 @@
  * @name: what messages call it (a file name, "channel", ...)
  * @out: set to a new reference on success
  *
- * Duplicate keys are refused. Return: 0, or INPUT_EBAD with @err set to
- * "NAME:LINE:COL: message".
+ * Duplicate keys are refused. Return: 0, or INPUT_EBAD with @err set at
+ * NAME:LINE:COL.
  */
 int json_file_parse(const char *name, const char *buf, size_t len,
 		    json_t **out, struct sf_err *err);

@@ -27,9 +27,8 @@ int kconfig_read_set(const char *path, struct strv *options,
 		     struct sf_err *err)
 {
 	char *line, *next, *buf;
-	int bad;
 
-	buf = input_read(path, INPUT_MAX_TEXT, NULL, &bad, err);
+	buf = input_read(path, INPUT_MAX_TEXT, NULL, err);
 	if (!buf)
 		return -1;
 	for (line = buf; line; line = next) {

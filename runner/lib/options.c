@@ -84,34 +84,34 @@ static char *words_join(char *buf, size_t size, const char *const *w,
 	return buf;
 }
 
-/* Which of @words @arg is; -1 after a message naming --@o->name. */
+/* Which of @words @arg is; -1 with @err naming --@o->name. */
 static int word_index(const struct opt *o, const char *const *words,
-		      const char *arg)
+		      const char *arg, struct sf_err *err)
 {
 	char all[256];
 
 	for (int i = 0; words[i]; i++)
 		if (!strcmp(arg, words[i]))
 			return i;
-	fprintf(stderr, "sysfarm: --%s takes %s, not '%s'\n", o->name,
-		words_join(all, sizeof(all), words, 1), arg);
-	return -1;
+	return err_at(err, ERR_INPUT, "", 0, 0, "--%s takes %s, not '%s'",
+		      o->name, words_join(all, sizeof(all), words, 1), arg);
 }
 
-/* A whole number in o->min..o->max; -1 after a message naming it. */
-static int number_set(const struct opt *o, void *field, const char *arg)
+/* A whole number in o->min..o->max; -1 with @err naming it. */
+static int number_set(const struct opt *o, void *field, const char *arg,
+		      struct sf_err *err)
 {
 	char *end;
 	long n = strtol(arg, &end, 10);
 
 	if (!*arg || *end || n < o->min || n > o->max) {
 		if (o->max == LONG_MAX)
-			fprintf(stderr, "sysfarm: --%s takes %s, not '%s'\n",
-				o->name, o->what, arg);
-		else
-			fprintf(stderr, "sysfarm: --%s takes %s (%ld to %ld), not '%s'\n",
-				o->name, o->what, o->min, o->max, arg);
-		return -1;
+			return err_at(err, ERR_INPUT, "", 0, 0,
+				      "--%s takes %s, not '%s'",
+				      o->name, o->what, arg);
+		return err_at(err, ERR_INPUT, "", 0, 0,
+			      "--%s takes %s (%ld to %ld), not '%s'",
+			      o->name, o->what, o->min, o->max, arg);
 	}
 	if (o->type == OPT_TYPE_INT)
 		*(int *)field = (int)n;
@@ -120,8 +120,9 @@ static int number_set(const struct opt *o, void *field, const char *arg)
 	return 0;
 }
 
-/* Sets @b's field from @arg. Return: 0, or -1 after a message. */
-static int bound_set(const struct bound *b, const char *arg)
+/* Sets @b's field from @arg. Return: 0, or -1 with @err set. */
+static int bound_set(const struct bound *b, const char *arg,
+		     struct sf_err *err)
 {
 	const struct opt *o = b->o;
 	int i;
@@ -145,14 +146,14 @@ static int bound_set(const struct bound *b, const char *arg)
 		break;
 	case OPT_TYPE_INT:
 	case OPT_TYPE_LONG:
-		return number_set(o, b->field, arg);
+		return number_set(o, b->field, arg, err);
 	case OPT_TYPE_WORD:
-		if (word_index(o, o->words, arg) < 0)
+		if (word_index(o, o->words, arg, err) < 0)
 			return -1;
 		*(const char **)b->field = arg;
 		break;
 	case OPT_TYPE_COLOR:
-		i = word_index(o, color_words, arg);
+		i = word_index(o, color_words, arg, err);
 		if (i < 0)
 			return -1;
 		*(int *)b->field = i == 0 ? isatty(STDOUT_FILENO) : i == 1;
@@ -174,12 +175,13 @@ static const struct bound *bound_short(const struct bounds *b, int c)
 }
 
 int options_parse(int argc, char **argv, const struct opt_cmd *cmd,
-		  void *base, const struct opt *common, void *common_base)
+		  void *base, const struct opt *common, void *common_base,
+		  struct sf_err *err)
 {
 	struct option *longopts;
 	struct bounds b;
 	char *shorts, *s;
-	int c, ret = -1;
+	int c, ret = OPTIONS_USAGE;
 
 	/*
 	 * The common options first: getopt_long() names the candidates of
@@ -212,23 +214,19 @@ int options_parse(int argc, char **argv, const struct opt_cmd *cmd,
 		const struct bound *e = c >= OPT_VAL ? &b.v[c - OPT_VAL] :
 						       bound_short(&b, c);
 
-		if (!e) {
-			options_usage(stderr, cmd, common);
+		if (!e)
 			goto out;
-		}
 		if (e->o == &help_opt) {
-			options_usage(stdout, cmd, common);
-			ret = 0;
+			ret = OPTIONS_HELP;
 			goto out;
 		}
-		if (bound_set(e, optarg))
+		if (bound_set(e, optarg, err)) {
+			ret = OPTIONS_BAD;
 			goto out;
+		}
 	}
-	if (cmd->nargs != OPT_CONFIGS && argc - optind != cmd->nargs) {
-		options_usage(stderr, cmd, common);
-		goto out;
-	}
-	ret = optind;
+	if (cmd->nargs == OPT_CONFIGS || argc - optind == cmd->nargs)
+		ret = optind;
 out:
 	free(shorts);
 	free(longopts);

@@ -101,22 +101,30 @@ struct opt_cmd {
 				 * anywhere; or OPT_CONFIGS */
 };
 
+/* What options_parse() returns besides the index of the first operand. */
+enum options_status {
+	OPTIONS_HELP = 0,	/* -h or --help: the usage, on stdout */
+	OPTIONS_BAD = -1,	/* a bad value, said in the error alone */
+	OPTIONS_USAGE = -2,	/* an unknown option or a missing value
+				 * (getopt_long() said which), or a wrong
+				 * number of operands: the usage, on stderr */
+};
+
 /**
  * options_parse() - getopt_long() over a command's table and the common one
  * @cmd: the command; its options are bound to @base
  * @common: options the command shares with others (may be NULL), bound
  *	to @common_base
+ * @err: set for OPTIONS_BAD ("--jobs takes a count (1 to 1024), not 'x'")
  *
- * -h and --help are added, and print the usage on stdout. Misuse is
- * reported here, on stderr, beside getopt_long()'s own messages: a bad
- * value alone; an unknown option, a missing value or a wrong number of
- * operands followed by the usage.
+ * -h and --help are added. Nothing is printed here but getopt_long()'s own
+ * messages: the command reports what this returns (cmd/ui.c).
  *
- * Return: the index of the first operand; 0 after --help; -1 after a
- * message (the command exits with SF_EXIT_USAGE).
+ * Return: the index of the first operand, or an enum options_status.
  */
 int options_parse(int argc, char **argv, const struct opt_cmd *cmd,
-		  void *base, const struct opt *common, void *common_base);
+		  void *base, const struct opt *common, void *common_base,
+		  struct sf_err *err);
 
 /* Prints @cmd's usage, its options aligned and wrapped, @common's after. */
 void options_usage(FILE *out, const struct opt_cmd *cmd,

@@ -660,8 +660,8 @@ const char *proc_version(const char *prog, struct sf_err *err)
 {
 	static struct strv progs, versions, errors;
 	const char *argv[] = { prog, "--version", NULL };
-	char out[512];
-	struct sf_err why;
+	char out[512], text[ERR_FORMAT_MAX];
+	struct sf_err why = SF_ERR_INIT;
 	size_t i;
 
 	for (i = 0; i < progs.n; i++)
@@ -674,7 +674,8 @@ const char *proc_version(const char *prog, struct sf_err *err)
 		out[strcspn(out, "\n")] = '\0';
 		strv_push(&progs, prog);
 		strv_push(&versions, out);
-		strv_push(&errors, bad ? why.msg : "");
+		strv_push(&errors, bad ? err_format(&why, text, sizeof(text)) :
+					 "");
 	}
 	if (*errors.v[i]) {
 		err_set(err, "%s", errors.v[i]);

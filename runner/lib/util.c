@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Small helpers shared by the runner: memory, string vectors, files, hashes. */
+/* Small helpers shared by the runner: errors, memory, strings, files. */
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -12,14 +12,80 @@
 
 #include "lib/util.h"
 
+static int err_vset(struct sf_err *e, enum err_kind kind, const char *file,
+		    int line, int col, const char *fmt, va_list ap)
+{
+	int saved = errno;
+
+	if (e->kind == ERR_NONE) {
+		e->kind = kind;
+		e->line = line;
+		e->col = col;
+		e->context[0] = '\0';
+		snprintf(e->file, sizeof(e->file), "%s", file ? file : "");
+		vsnprintf(e->text, sizeof(e->text), fmt, ap);
+	}
+	errno = saved;
+	return -1;
+}
+
 int err_set(struct sf_err *e, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	err_vset(e, ERR_UNTESTABLE, "", 0, 0, fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+int err_at(struct sf_err *e, enum err_kind kind, const char *file, int line,
+	   int col, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err_vset(e, kind, file, line, col, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int err_context(struct sf_err *e, const char *fmt, ...)
+{
+	char old[sizeof(e->context)];
+	int saved = errno;
+	va_list ap;
+	size_t n;
+
+	if (e->kind == ERR_NONE)
+		return -1;
+	memcpy(old, e->context, sizeof(old));
+	va_start(ap, fmt);
+	vsnprintf(e->context, sizeof(e->context), fmt, ap);
+	va_end(ap);
+	n = strlen(e->context);
+	snprintf(e->context + n, sizeof(e->context) - n, "%s", old);
+	errno = saved;
+	return -1;
+}
+
+void err_clear(struct sf_err *e)
+{
+	*e = (struct sf_err)SF_ERR_INIT;
+}
+
+char *err_format(const struct sf_err *e, char *buf, size_t size)
+{
+	if (e->kind == ERR_NONE)
+		snprintf(buf, size, "%s", "");
+	else if (!*e->file)
+		snprintf(buf, size, "%s%s", e->context, e->text);
+	else if (!e->line)
+		snprintf(buf, size, "%s%s: %s", e->context, e->file, e->text);
+	else
+		snprintf(buf, size, "%s%s:%d:%d: %s", e->context, e->file,
+			 e->line, e->col, e->text);
+	return buf;
 }
 
 char *str_quote(char *buf, size_t size, const char *s)
@@ -54,9 +120,42 @@ char *str_quote(char *buf, size_t size, const char *s)
 	return buf;
 }
 
+static const struct sf_sink *sink;
+
+void sink_install(const struct sf_sink *s)
+{
+	sink = s;
+}
+
+void sink_error(const struct sf_err *e)
+{
+	if (sink && sink->error)
+		sink->error(e);
+}
+
+void sink_progress(double seconds, const char *who, const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+	int n;
+
+	if (!sink || !sink->progress)
+		return;
+	va_start(ap, fmt);
+	n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	sink->progress(seconds, who, text);
+	free(text);
+}
+
 static void oom(void)
 {
-	fputs("sysfarm: out of memory\n", stderr);
+	struct sf_err e = SF_ERR_INIT;
+
+	err_set(&e, "out of memory");
+	sink_error(&e);
 	exit(125);
 }
 
@@ -225,15 +324,21 @@ static int input_stat_bad(const char *path, const struct stat *st,
 			  size_t max, struct sf_err *err)
 {
 	if (!S_ISREG(st->st_mode)) {
-		err_set(err, "%s: not a regular file (%s)", path,
-			file_kind(st->st_mode));
+		err_at(err, ERR_INPUT, path, 0, 0, "not a regular file (%s)",
+		       file_kind(st->st_mode));
 		return 1;
 	}
 	if ((unsigned long long)st->st_size > max) {
-		err_set(err, "%s: larger than %zu MiB", path, max >> 20);
+		err_at(err, ERR_INPUT, path, 0, 0, "larger than %zu MiB",
+		       max >> 20);
 		return 1;
 	}
 	return 0;
+}
+
+int input_status(const struct sf_err *e)
+{
+	return e->kind == ERR_INPUT ? INPUT_EBAD : INPUT_EIO;
 }
 
 int input_check(const char *path, size_t max, struct sf_err *err)
@@ -241,46 +346,47 @@ int input_check(const char *path, size_t max, struct sf_err *err)
 	struct stat st;
 
 	if (stat(path, &st) < 0)
-		return err_set(err, "%s: cannot read: %s", path,
-			       strerror(errno));
+		return err_at(err, ERR_UNTESTABLE, path, 0, 0,
+			      "cannot read: %s", strerror(errno));
 	return input_stat_bad(path, &st, max, err) ? -1 : 0;
 }
 
-char *input_read(const char *path, size_t max, size_t *len, int *bad,
+char *input_read(const char *path, size_t max, size_t *len,
 		 struct sf_err *err)
 {
 	struct stat st;
 	char *buf;
 	int fd;
 
-	*bad = 0;
 	if (!*path) {
-		err_set(err, "'': cannot read: an empty file name");
+		err_at(err, ERR_UNTESTABLE, "''", 0, 0,
+		       "cannot read: an empty file name");
 		return NULL;
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
-		err_set(err, "%s: cannot read: %s", path, strerror(errno));
+		err_at(err, ERR_UNTESTABLE, path, 0, 0, "cannot read: %s",
+		       strerror(errno));
 		return NULL;
 	}
 	if (fstat(fd, &st) < 0) {
-		err_set(err, "%s: cannot read: %s", path, strerror(errno));
+		err_at(err, ERR_UNTESTABLE, path, 0, 0, "cannot read: %s",
+		       strerror(errno));
 		close(fd);
 		return NULL;
 	}
-	*bad = input_stat_bad(path, &st, max, err);
-	if (*bad) {
+	if (input_stat_bad(path, &st, max, err)) {
 		close(fd);
 		return NULL;
 	}
 	/* Sizes can lie (procfs says 0) or grow: read at most @max + 1. */
 	buf = fd_read_all(fd, max, len);
-	if (!buf && errno == EFBIG) {
-		err_set(err, "%s: larger than %zu MiB", path, max >> 20);
-		*bad = 1;
-	} else if (!buf) {
-		err_set(err, "%s: cannot read: %s", path, strerror(errno));
-	}
+	if (!buf && errno == EFBIG)
+		err_at(err, ERR_INPUT, path, 0, 0, "larger than %zu MiB",
+		       max >> 20);
+	else if (!buf)
+		err_at(err, ERR_UNTESTABLE, path, 0, 0, "cannot read: %s",
+		       strerror(errno));
 	close(fd);
 	return buf;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Small helpers shared by the runner: memory, string vectors, files, hashes. */
+/* Small helpers shared by the runner: errors, memory, strings, files. */
 #ifndef SYSFARM_UTIL_H
 #define SYSFARM_UTIL_H
 
@@ -9,18 +9,112 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* A message for the user, filled by library code and printed once on top. */
-struct sf_err {
-	char msg[1024];
+/*
+ * What went wrong, filled by library code and reported once, by cmd/
+ * (jansson's json_error_t: a kind, a position and a text).
+ */
+enum err_kind {
+	ERR_NONE,		/* no error yet */
+	ERR_INPUT,		/* bad usage or bad input: exit 2 */
+	ERR_UNTESTABLE,		/* could not test (an input cannot be
+				 * read, a tool failed): exit 125 */
 };
 
 /**
- * err_set() - format a message into @e
+ * struct sf_err - an error: "CONTEXT FILE:LINE:COL: TEXT" once formatted
+ * @kind: ERR_NONE until the first err_*() call; that first error wins,
+ *	later ones leave it as it is
+ * @line: the line in @file, from 1; 0 when the error has no position
+ * @col: the column in @line, from 1
+ * @context: what the caller was doing, prepended by err_context()
+ * @file: the input at fault, or ""
+ * @text: the message
  *
- * Return: always -1, so that callers can `return err_set(...)`.
+ * Declare with SF_ERR_INIT; err_clear() before reusing one.
+ */
+struct sf_err {
+	enum err_kind kind;
+	int line, col;
+	char context[256];
+	char file[256];
+	char text[1024];
+};
+
+#define SF_ERR_INIT { .kind = ERR_NONE }
+
+/**
+ * err_set() - ERR_UNTESTABLE with @fmt as its text, unless @e is set
+ *
+ * Return: always -1, so that callers can `return err_set(...)`. errno is
+ * kept.
  */
 int err_set(struct sf_err *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/**
+ * err_at() - bad input at a position, unless @e is set
+ * @kind: ERR_INPUT, or ERR_UNTESTABLE for a file that cannot be read
+ * @file: the input at fault, or NULL for a command-line word ("TEXT")
+ * @line: from 1, or 0 for none ("FILE: TEXT")
+ * @col: from 1
+ *
+ * Return: always -1. errno is kept.
+ */
+int err_at(struct sf_err *e, enum err_kind kind, const char *file, int line,
+	   int col, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/*
+ * Prepends "@fmt" to @e's context: "--tarball " makes "--tarball FILE:
+ * TEXT" of "FILE: TEXT". Nothing for an unset @e. Return: always -1.
+ */
+int err_context(struct sf_err *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Unsets @e, to be set again. */
+void err_clear(struct sf_err *e);
+
+/**
+ * err_format() - @e as the user reads it: "CONTEXT FILE:LINE:COL: TEXT",
+ *	"CONTEXT FILE: TEXT" or "CONTEXT TEXT" (without the context when
+ *	there is none); "" for an unset @e. The one place errors are
+ *	formatted.
+ * @buf: the result, cut to fit and always NUL-terminated
+ *
+ * Return: @buf.
+ */
+char *err_format(const struct sf_err *e, char *buf, size_t size);
+
+/* Room for any err_format() of a struct sf_err. */
+#define ERR_FORMAT_MAX (sizeof(((struct sf_err *)0)->context) + \
+			sizeof(((struct sf_err *)0)->file) + 32 + \
+			sizeof(((struct sf_err *)0)->text))
+
+/**
+ * struct sf_sink - what the user must see while the work goes on
+ * @error: a notice, or an error the work goes on after (a results file
+ *	that cannot be written, out of memory before the exit); "sysfarm:
+ *	MESSAGE"
+ * @progress: "[   1.2s] WHO: TEXT", @seconds since the start
+ *
+ * Code below cmd/ never prints: it returns its errors to the command,
+ * and says what cannot wait through the sink the command installed
+ * (cmd/ui.c), as libgit's error() calls what set_error_routine() set.
+ */
+struct sf_sink {
+	void (*error)(const struct sf_err *e);
+	void (*progress)(double seconds, const char *who, const char *text);
+};
+
+/* Installs @s; until then (unit tests, fuzzers) nothing is said. */
+void sink_install(const struct sf_sink *s);
+
+/* Hands @e to the sink's error(). */
+void sink_error(const struct sf_err *e);
+
+/* Hands the progress line "WHO: @fmt" to the sink's progress(). */
+void sink_progress(double seconds, const char *who, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /**
  * str_quote() - @s in single quotes, safe to print on a terminal
@@ -69,12 +163,16 @@ char *file_read(const char *path, size_t *len);
 
 /*
  * What reading an input returns besides 0: every loader (YAML, JSON,
- * snapshots, tables) tells a file it cannot read from bad content.
+ * snapshots, tables) tells a file it cannot read from bad content, as
+ * the kind of its error does (input_status()).
  */
 enum input_status {
 	INPUT_EIO = -1,		/* cannot be read (errno kept): exit 125 */
 	INPUT_EBAD = -2,	/* bad content, bad type or too large: exit 2 */
 };
+
+/* INPUT_EBAD for an ERR_INPUT @e, else INPUT_EIO. */
+int input_status(const struct sf_err *e);
 
 /* The largest input file of each kind sysfarm reads (bounded memory). */
 #define INPUT_MAX_YAML (4u << 20)	/* matrix, redactions, ABI table */
@@ -94,12 +192,11 @@ enum input_status {
  * refused without reading more than @max + 1 bytes. A FIFO is opened
  * without blocking.
  *
- * Return: a malloc'd buffer; NULL with @err set to "PATH: cannot read:
- * ..." and *@bad 0 when the file cannot be read, or to "PATH: not a
- * regular file (a FIFO)" / "PATH: larger than N MiB" and *@bad 1 for bad
- * input.
+ * Return: a malloc'd buffer; NULL with @err set at PATH: ERR_UNTESTABLE
+ * "cannot read: ..." when the file cannot be read (errno kept), or
+ * ERR_INPUT "not a regular file (a FIFO)" / "larger than N MiB".
  */
-char *input_read(const char *path, size_t max, size_t *len, int *bad,
+char *input_read(const char *path, size_t max, size_t *len,
 		 struct sf_err *err);
 
 /**

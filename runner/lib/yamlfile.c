@@ -8,15 +8,15 @@
 
 #include "lib/yamlfile.h"
 
-/* "FILE:LINE:COL: message" at @mark into @yf->err. Return: INPUT_EBAD. */
+/* A message at @mark (FILE:LINE:COL) into @yf->err. Return: INPUT_EBAD. */
 static int bad_vmark(struct yaml_file *yf, const yaml_mark_t *mark,
 		     const char *fmt, va_list ap)
 {
 	char what[512];
 
 	vsnprintf(what, sizeof(what), fmt, ap);
-	err_set(yf->err, "%s:%zu:%zu: %s", yf->path, mark->line + 1,
-		mark->column + 1, what);
+	err_at(yf->err, ERR_INPUT, yf->path, (int)mark->line + 1,
+	       (int)mark->column + 1, "%s", what);
 	return INPUT_EBAD;
 }
 
@@ -48,7 +48,7 @@ int yaml_file_bad(struct yaml_file *yf, const yaml_node_t *n,
 }
 
 /*
- * "FILE:LINE:COL: problem context" for what libyaml could not parse. Its
+ * "problem context" at FILE:LINE:COL for what libyaml could not parse. Its
  * reader (bad UTF-8, control characters) gives no mark, only a byte
  * offset: the position is counted from the text.
  */
@@ -157,11 +157,11 @@ int yaml_file_load(struct yaml_file *yf,
 	yaml_parser_t parser;
 	size_t len;
 	char *text;
-	int ret, bad;
+	int ret;
 
-	text = input_read(yf->path, INPUT_MAX_YAML, &len, &bad, yf->err);
+	text = input_read(yf->path, INPUT_MAX_YAML, &len, yf->err);
 	if (!text)
-		return bad ? INPUT_EBAD : INPUT_EIO;
+		return input_status(yf->err);
 	ret = bounds_check(yf, text, len);
 	if (ret)
 		goto out_free;

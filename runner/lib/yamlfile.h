@@ -21,8 +21,8 @@ struct yaml_file {
  * A second document is refused rather than ignored.
  *
  * Return: 0, INPUT_EIO when the file cannot be read (errno kept) or
- * INPUT_EBAD for bad input (lib/util.h), with @yf->err set to "FILE:
- * cannot read: ..." or "FILE:LINE:COL: message".
+ * INPUT_EBAD for bad input (lib/util.h), with @yf->err set at FILE
+ * ("cannot read: ...") or at FILE:LINE:COL.
  */
 int yaml_file_load(struct yaml_file *yf,
 		   int (*parse)(struct yaml_file *yf, yaml_node_t *root,
@@ -85,7 +85,7 @@ int yaml_file_map(struct yaml_file *yf, yaml_node_t *map,
 /* @n's type in messages: "a scalar", "a list", "a mapping" or "empty". */
 const char *yaml_file_kind(const yaml_node_t *n);
 
-/* "FILE:LINE:COL: message" at @n into @yf->err. Return: INPUT_EBAD. */
+/* ERR_INPUT at @n (FILE:LINE:COL) into @yf->err. Return: INPUT_EBAD. */
 int yaml_file_bad(struct yaml_file *yf, const yaml_node_t *n,
 		  const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -56,64 +56,32 @@ const struct opt farm_options[] = {
 	OPT_END
 };
 
-int farm_setup(struct farm *f, int argc, char **argv,
-	       const struct opt_cmd *cmd, void *ctx, int *status)
-{
-	int i = options_parse(argc, argv, cmd, ctx, farm_options, f);
-
-	if (i <= 0) {
-		*status = i ? SF_EXIT_USAGE : SF_EXIT_OK;
-		return 1;
-	}
-	*status = farm_load(f, argv + i, argc - i);
-	return *status != 0;
-}
-
-int farm_stages_main(int argc, char **argv, const struct opt_cmd *cmd,
-		     int boot)
-{
-	const struct run_hooks hooks = { .boot = boot, .save = boot };
-	struct run *runs;
-	struct farm f;
-	int status;
-
-	farm_init(&f);
-	f.uses_source = 1;
-	if (farm_setup(&f, argc, argv, cmd, NULL, &status))
-		goto out;
-	runs = run_alloc(&f);
-	run_matrix(&f, runs, &hooks);
-	status = run_summary(&f, runs);
-	run_free(&f, runs);
-out:
-	farm_release(&f);
-	return status;
-}
-
 /*
  * One building sysfarm per build directory: a second one (another
  * terminal, a test, a benchmark) waits instead of patching the tree or
  * writing the stamps under the first. The lock ends with the process.
  */
-static int farm_lock(struct farm *f)
+static int farm_lock(struct farm *f, struct sf_err *err)
 {
 	char *path = path_lock(f->build);
 	int ret = SF_EXIT_USAGE;
 
 	if (mkdir_p(f->build)) {
-		fprintf(stderr, "sysfarm: cannot create '%s': %s\n", f->build,
+		err_set(err, "cannot create '%s': %s", f->build,
 			strerror(errno));
 		goto out;
 	}
 	f->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (f->lock_fd < 0) {
-		fprintf(stderr, "sysfarm: cannot open '%s': %s\n", path,
-			strerror(errno));
+		err_set(err, "cannot open '%s': %s", path, strerror(errno));
 		goto out;
 	}
 	if (flock(f->lock_fd, LOCK_EX | LOCK_NB)) {
-		fprintf(stderr, "sysfarm: %s is in use by another sysfarm, waiting\n",
+		struct sf_err wait = SF_ERR_INIT;
+
+		err_set(&wait, "%s is in use by another sysfarm, waiting",
 			f->build);
+		sink_error(&wait);
 		while (flock(f->lock_fd, LOCK_EX))
 			if (errno != EINTR)
 				goto out;
@@ -185,7 +153,7 @@ static char *dir_resolve(const char *path)
  * in its build directory: the root, the matrix's own directory, the home
  * directory or a directory above them would lose files it does not own.
  */
-static int build_dir_check(const struct farm *f)
+static int build_dir_check(const struct farm *f, struct sf_err *err)
 {
 	char *real = dir_resolve(f->build);
 	const char *home = getenv("HOME");
@@ -203,8 +171,9 @@ static int build_dir_check(const struct farm *f)
 		why = "the matrix's directory or above it";
 	free(lock);
 	if (why)
-		fprintf(stderr, "sysfarm: --build-dir '%s' is %s: the farm replaces src/, kernels/ and out/ in it; name a directory of its own\n",
-			f->build, why);
+		err_at(err, ERR_INPUT, "", 0, 0,
+		       "--build-dir '%s' is %s: the farm replaces src/, kernels/ and out/ in it; name a directory of its own",
+		       f->build, why);
 	free(real);
 	free(rhome);
 	return why ? -1 : 0;
@@ -304,10 +273,8 @@ static void tree_source(struct farm *f)
  * (--series, the matrix's source.series, patches/series). A command that
  * builds checks each series and tarball before anything is built.
  */
-static int farm_sources(struct farm *f)
+static int farm_sources(struct farm *f, struct sf_err *err)
 {
-	struct sf_err err;
-
 	f->src_of = memset(xmalloc((f->nsel + 1) * sizeof(*f->src_of)), 0,
 			   (f->nsel + 1) * sizeof(*f->src_of));
 	if (f->kernel_src && f->nsel)
@@ -322,13 +289,12 @@ static int farm_sources(struct farm *f)
 		char shown[80];
 
 		free(name);
-		if (why) {
-			/* It names the source's directory under BUILD */
-			str_quote(shown, sizeof(shown), tarball);
-			fprintf(stderr, "sysfarm: --tarball %s: its file name %s\n",
-				shown, why);
-			return -1;
-		}
+		/* It names the source's directory under BUILD */
+		if (why)
+			return err_at(err, ERR_INPUT, NULL, 0, 0,
+				      "--tarball %s: its file name %s",
+				      str_quote(shown, sizeof(shown), tarball),
+				      why);
 		series = f->series ? xstrdup(f->series) :
 			farm_matrix_series(f, c);
 		f->src_of[s] = source_find(f, tarball,
@@ -339,17 +305,15 @@ static int farm_sources(struct farm *f)
 	for (size_t i = 0; f->uses_source && i < f->nsrcs; i++) {
 		struct farm_source *fs = &f->srcs[i];
 		struct strv patches = STRV_INIT;
-		int bad = series_read(fs->series, &patches, NULL, &err);
+		int bad = series_read(fs->series, &patches, NULL, err);
 
 		strv_release(&patches);
-		if (bad) {
-			fprintf(stderr, "%s\n", err.msg);
+		if (bad)
 			return -1;
-		}
 		/* Missing is 'make deps' undone (125); tar would wait on a FIFO */
 		if (fs->tarball && path_exists(fs->tarball) &&
-		    input_check(fs->tarball, SIZE_MAX, &err)) {
-			fprintf(stderr, "sysfarm: --tarball %s\n", err.msg);
+		    input_check(fs->tarball, SIZE_MAX, err)) {
+			err_context(err, "--tarball ");
 			return -1;
 		}
 	}
@@ -390,16 +354,14 @@ int farm_source_prepare(struct farm *f, struct farm_source *fs)
 	return ret;
 }
 
-int farm_load(struct farm *f, char *const *names, int n)
+int farm_load(struct farm *f, char *const *names, int n,
+	      struct sf_err *err)
 {
-	struct sf_err err;
 	int count;
 
-	if (matrix_load(&f->m, f->matrix_path, &err) ||
-	    kbuild_check_matrix(&f->m, &err)) {
-		fprintf(stderr, "%s\n", err.msg);
+	if (matrix_load(&f->m, f->matrix_path, err) ||
+	    kbuild_check_matrix(&f->m, err))
 		return SF_EXIT_USAGE;
-	}
 	f->top = xstrdup(f->m.dir);
 	if (!f->build)
 		f->build = path_build(f->top);
@@ -408,33 +370,28 @@ int farm_load(struct farm *f, char *const *names, int n)
 
 		free(f->build);
 		f->build = b;
-		if (build_dir_check(f))
+		if (build_dir_check(f, err))
 			return SF_EXIT_USAGE;
 	}
 	f->kb = (struct kbuild){ .build = f->build, .jobs = f->jobs };
-	for (size_t i = 0; i < f->m.nconfigs; i++) {
-		if (kbuild_key(&f->m, &f->m.configs[i], &err)) {
-			fprintf(stderr, "sysfarm: %s\n", err.msg);
+	for (size_t i = 0; i < f->m.nconfigs; i++)
+		if (kbuild_key(&f->m, &f->m.configs[i], err))
 			return SF_EXIT_USAGE;
-		}
-	}
 	if (f->kernel_src) {
 		struct source tree = SOURCE_INIT;
-		int bad = source_external(&tree, f->kernel_src, &err);
+		int bad = source_external(&tree, f->kernel_src, err);
 
 		source_release(&tree);
 		if (bad) {
-			fprintf(stderr, "sysfarm: --kernel-src %s\n", err.msg);
+			err_context(err, "--kernel-src ");
 			return SF_EXIT_USAGE;
 		}
 	}
-	count = matrix_select(&f->m, names, n, &f->sel, &err);
-	if (count < 0) {
-		fprintf(stderr, "sysfarm: %s\n", err.msg);
+	count = matrix_select(&f->m, names, n, &f->sel, err);
+	if (count < 0)
 		return SF_EXIT_USAGE;
-	}
 	f->nsel = count;
-	if (farm_sources(f))
+	if (farm_sources(f, err))
 		return SF_EXIT_USAGE;
 	/*
 	 * Only the selected configurations need their compiler here: the
@@ -445,25 +402,27 @@ int farm_load(struct farm *f, char *const *names, int n)
 	for (size_t s = 0; s < f->nsel; s++) {
 		const struct config *c = &f->m.configs[f->sel[s]];
 
-		if (!kbuild_compiler(c, &err)) {
-			fprintf(stderr, "sysfarm: %s: %s\n", c->name, err.msg);
+		if (!kbuild_compiler(c, err)) {
+			err_context(err, "%s: ", c->name);
 			return SF_EXIT_UNTESTED;
 		}
 	}
-	return f->uses_source ? farm_lock(f) : 0;
+	return f->uses_source ? farm_lock(f, err) : 0;
 }
 
 void farm_progress(const struct farm *f, const struct config *c,
 		   const char *fmt, ...)
 {
+	char *text;
 	va_list ap;
 
-	fprintf(stderr, "[%7.1fs] %s: ", now_seconds() - f->t0,
-		c ? c->name : "sysfarm");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
 	va_end(ap);
-	fputc('\n', stderr);
+	sink_progress(now_seconds() - f->t0, c ? c->name : "sysfarm", "%s",
+		      text ? text : fmt);
+	free(text);
 }
 
 void farm_set_series(struct farm *f, const char *series)
@@ -472,6 +431,7 @@ void farm_set_series(struct farm *f, const char *series)
 		free(f->srcs[i].series);
 		f->srcs[i].series = xstrdup(series);
 		source_release(&f->srcs[i].src);
+		err_clear(&f->srcs[i].err);
 		f->srcs[i].state = 0;
 	}
 	f->npre = 0;	/* built from the other series */

@@ -67,36 +67,22 @@ void farm_init(struct farm *f);
 
 /*
  * The options every command that loads the matrix takes, bound to the
- * fields of struct farm: the one place to add one.
+ * fields of struct farm: the one place to add one (cmd/ui.c parses them
+ * with the command's own).
  */
 extern const struct opt farm_options[];
-
-/**
- * farm_setup() - options_parse() with farm_options, then farm_load() on
- * the operands
- * @cmd: the command, its own options bound to @ctx
- * @status: the exit status to return when this returns nonzero
- *
- * Return: 0 to go on, 1 to exit with *@status (--help, bad usage or input).
- */
-int farm_setup(struct farm *f, int argc, char **argv,
-	       const struct opt_cmd *cmd, void *ctx, int *status);
-
-/**
- * farm_stages_main() - `sysfarm build` (@boot 0) and `sysfarm run` (1)
- *
- * Return: the exit status.
- */
-int farm_stages_main(int argc, char **argv, const struct opt_cmd *cmd,
-		     int boot);
 
 /**
  * farm_load() - load the matrix and select configurations
  * @names: configuration names; none means all
  *
- * Prints its error. Return: 0, or an exit status.
+ * When the build directory is in use, says so through the sink and
+ * waits (lib/util.h).
+ *
+ * Return: 0, or an exit status with @err set.
  */
-int farm_load(struct farm *f, char *const *names, int n);
+int farm_load(struct farm *f, char *const *names, int n,
+	      struct sf_err *err);
 
 /* @c's series in the matrix (source.series, or patches/series), malloc'd. */
 char *farm_matrix_series(const struct farm *f, const struct config *c);
@@ -114,7 +100,7 @@ int farm_source_prepare(struct farm *f, struct farm_source *fs);
 /* Switches to another series: the next build prepares the tree again. */
 void farm_set_series(struct farm *f, const char *series);
 
-/* Prints "[   1.2s] CONFIG: what" to stderr. */
+/* "CONFIG: what" (or "sysfarm: what") to the sink's progress. */
 void farm_progress(const struct farm *f, const struct config *c,
 		   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

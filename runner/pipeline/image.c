@@ -64,8 +64,7 @@ static int cpio_file(struct cpio *a, const char *name, unsigned int perm,
 		     const char *path, struct sf_err *err)
 {
 	size_t len;
-	int bad;
-	char *buf = input_read(path, INPUT_MAX_BLOB, &len, &bad, err);
+	char *buf = input_read(path, INPUT_MAX_BLOB, &len, err);
 
 	if (!buf)
 		return -1;

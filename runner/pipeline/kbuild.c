@@ -64,7 +64,8 @@ int kbuild_check_cross_compile(const char *prefix, struct sf_err *err)
 
 int kbuild_check_matrix(const struct matrix *m, struct sf_err *err)
 {
-	struct sf_err why;
+	struct sf_err why = SF_ERR_INIT;
+	char text[ERR_FORMAT_MAX];
 
 	for (size_t i = 0; i < m->nconfigs; i++) {
 		const struct config *c = &m->configs[i];
@@ -80,14 +81,17 @@ int kbuild_check_matrix(const struct matrix *m, struct sf_err *err)
 			if (!av->s.cross_compile)
 				continue;
 			if (!strcmp(av->s.cross_compile, c->s.cross_compile))
-				return err_set(err, "%s:%d:%d: kernel.cross_compile of '%s: %s' %s",
-					       m->path, av->line, av->col,
-					       m->axes[a].name, av->name,
-					       why.msg);
+				return err_at(err, ERR_INPUT, m->path,
+					      av->line, av->col,
+					      "kernel.cross_compile of '%s: %s' %s",
+					      m->axes[a].name, av->name,
+					      err_format(&why, text,
+							 sizeof(text)));
 			break;
 		}
-		return err_set(err, "%s: kernel.cross_compile of configuration '%s' %s",
-			       m->path, c->name, why.msg);
+		return err_at(err, ERR_INPUT, m->path, 0, 0,
+			      "kernel.cross_compile of configuration '%s' %s",
+			      c->name, err_format(&why, text, sizeof(text)));
 	}
 	return 0;
 }
@@ -104,7 +108,7 @@ const char *kbuild_compiler(const struct config *c, struct sf_err *err)
 int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err)
 {
 	const char *cross = c->s.cross_compile ? c->s.cross_compile : "";
-	struct sf_err why;
+	struct sf_err why = SF_ERR_INIT;	/* unknown: hashed so */
 	const char *compiler = kbuild_compiler(c, &why);
 	uint64_t h = HASH_INIT;
 	char *name;
@@ -315,11 +319,11 @@ static int config_verify(const struct matrix *m, const struct config *c,
 {
 	char *cfgpath = path_kconfig(dir);
 	char *body = file_read(cfgpath, NULL), *config;
+	char dropped[sizeof(err->text)] = "";
 	size_t used = 0;
 	int bad = 0;
 
 	config = xstrfmt("\n%s", body ? body : "");
-	err->msg[0] = '\0';
 	for (size_t i = 0; i < c->s.fragments.n; i++) {
 		char *path = matrix_file(m, c->s.fragments.v[i]);
 		char *text = file_read(path, NULL), *line, *next;
@@ -339,14 +343,14 @@ static int config_verify(const struct matrix *m, const struct config *c,
 			if (option_survived(config, name, want))
 				continue;
 			bad++;
-			used += snprintf(err->msg + used,
-					 used < sizeof(err->msg) ?
-					 sizeof(err->msg) - used : 0,
+			used += snprintf(dropped + used,
+					 used < sizeof(dropped) ?
+					 sizeof(dropped) - used : 0,
 					 "%s%s (%s:%d) did not survive olddefconfig",
 					 used ? "; " : "", line,
 					 c->s.fragments.v[i], lineno);
-			if (used >= sizeof(err->msg))
-				used = sizeof(err->msg);
+			if (used >= sizeof(dropped))
+				used = sizeof(dropped);
 		}
 		free(text);
 		free(path);
@@ -354,7 +358,7 @@ static int config_verify(const struct matrix *m, const struct config *c,
 	free(config);
 	free(body);
 	free(cfgpath);
-	return bad ? -1 : 0;
+	return bad ? err_set(err, "%s", dropped) : 0;
 }
 
 static int stamp_matches(const char *path, const char *want)

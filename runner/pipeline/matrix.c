@@ -174,7 +174,8 @@ static int parse_int(struct loader *ld, yaml_node_t *n, const struct field *f,
 static int check_file(struct loader *ld, yaml_node_t *s, const struct field *f)
 {
 	char *p = matrix_file(ld->m, scalar(s));
-	struct sf_err why;
+	struct sf_err why = SF_ERR_INIT;
+	char text[ERR_FORMAT_MAX];
 	int bad = input_check(p, INPUT_MAX_TEXT, &why);
 	int missing = bad && !path_exists(p);
 
@@ -184,7 +185,8 @@ static int check_file(struct loader *ld, yaml_node_t *s, const struct field *f)
 			       f->key, scalar(s));
 	/* Read later by kconfig, dtc, the initramfs: refuse what hangs. */
 	if (bad)
-		return fail_at(ld, s, "'%s' names %s", f->key, why.msg);
+		return fail_at(ld, s, "'%s' names %s", f->key,
+			       err_format(&why, text, sizeof(text)));
 	return 0;
 }
 
@@ -781,25 +783,28 @@ static int finish_configs(struct loader *ld)
 		c->s = s;
 		c->name = name;
 		if (!*name)
-			return err_set(ld->err, "%s:%d:%d: a configuration has an empty name (every tag of its values is \"\")",
-				       m->path, last->line, last->col);
+			return err_at(ld->err, ERR_INPUT, m->path, last->line,
+				      last->col, "a configuration has an empty name (every tag of its values is \"\")");
 		if (strlen(name) > CONFIG_NAME_LEN_MAX)
-			return err_set(ld->err, "%s:%d:%d: configuration name '%.40s...' is longer than %d characters",
-				       m->path, last->line, last->col, name,
-				       CONFIG_NAME_LEN_MAX);
+			return err_at(ld->err, ERR_INPUT, m->path, last->line,
+				      last->col, "configuration name '%.40s...' is longer than %d characters",
+				      name, CONFIG_NAME_LEN_MAX);
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(m->configs[j].name, name))
-				return err_set(ld->err, "%s:%d:%d: duplicate configuration name '%s' (give the axis values distinct tags)",
-					       m->path, last->line, last->col,
-					       name);
+				return err_at(ld->err, ERR_INPUT, m->path,
+					      last->line, last->col,
+					      "duplicate configuration name '%s' (give the axis values distinct tags)",
+					      name);
 		for (size_t r = 0; r < ARRAY_SIZE(required); r++)
 			if (!*(char **)((char *)&c->s + required[r].off))
-				return err_set(ld->err, "%s:%d:%d: configuration '%s' sets no %s",
-					       m->path, last->line, last->col,
-					       name, required[r].name);
+				return err_at(ld->err, ERR_INPUT, m->path,
+					      last->line, last->col,
+					      "configuration '%s' sets no %s",
+					      name, required[r].name);
 		if (!c->s.timeout)
-			return err_set(ld->err, "%s:%d:%d: configuration '%s' sets no timeout",
-				       m->path, last->line, last->col, name);
+			return err_at(ld->err, ERR_INPUT, m->path, last->line,
+				      last->col, "configuration '%s' sets no timeout",
+				      name);
 	}
 	return 0;
 }
@@ -872,7 +877,7 @@ out:
 static int parse_root(struct yaml_file *yf, yaml_node_t *root, void *ctx)
 {
 	if (!root) {
-		err_set(yf->err, "%s:1:1: empty file", yf->path);
+		err_at(yf->err, ERR_INPUT, yf->path, 1, 1, "empty file");
 		return -2;
 	}
 	return load_root(ctx, root);
@@ -886,7 +891,8 @@ int matrix_load(struct matrix *m, const char *path, struct sf_err *err)
 
 	m->path = xstrdup(path);
 	if (!*path)
-		return err_set(err, "sysfarm: --matrix names no file (an empty argument)");
+		return err_at(err, ERR_INPUT, "", 0, 0,
+			      "--matrix names no file (an empty argument)");
 	dir = xstrdup(path);
 	slash = strrchr(dir, '/');
 	if (slash)
@@ -897,8 +903,9 @@ int matrix_load(struct matrix *m, const char *path, struct sf_err *err)
 	m->dir = realpath(dir, NULL);
 	free(dir);
 	if (!m->dir)
-		return err_set(err, "%s: cannot resolve its directory: %s",
-			       path, strerror(errno));
+		return err_at(err, ERR_UNTESTABLE, path, 0, 0,
+			      "cannot resolve its directory: %s",
+			      strerror(errno));
 	return yaml_file_load(&ld.yf, parse_root, &ld) ? -1 : 0;
 }
 

@@ -164,8 +164,10 @@ static void run_build_all(struct farm *f)
 	}
 	/* --jobs N in all: N tokens, inherited by the makes (no O_CLOEXEC) */
 	if (pipe(jobserver) < 0) {
-		fprintf(stderr, "sysfarm: cannot make a jobserver: %s\n",
-			strerror(errno));
+		struct sf_err err = SF_ERR_INIT;
+
+		err_set(&err, "cannot make a jobserver: %s", strerror(errno));
+		sink_error(&err);
 		f->npre = 0;
 		return;
 	}
@@ -186,6 +188,7 @@ static void run_build_all(struct farm *f)
 							jobserver,
 							&slot[running].fd);
 			if (slot[running].pid < 0) {
+				err_clear(&p->why);
 				err_set(&p->why, "cannot start a build: %s",
 					strerror(errno));
 				continue;
@@ -351,10 +354,13 @@ out:
 
 json_t *run_result_json(const struct run *r)
 {
+	char text[ERR_FORMAT_MAX];
+
 	return json_pack("{s:s, s:s, s:s, s:s, s:f, s:b, s:f, s:f}",
 			 "config", r->c->name, "key", r->c->key,
 			 "verdict", verdict_name(r->res.v),
-			 "message", r->res.why.msg, "seconds", r->res.seconds,
+			 "message", err_format(&r->res.why, text, sizeof(text)),
+			 "seconds", r->res.seconds,
 			 "built", r->res.built,
 			 "build_seconds", r->res.build_seconds,
 			 "boot_seconds", r->res.boot_seconds);
@@ -368,8 +374,12 @@ static void run_result_save(const struct run *r)
 	char *text = j ? json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
 
 	mkdir_p(r->out);
-	if (!text || file_write_atomic(path, text, strlen(text)))
-		fprintf(stderr, "sysfarm: cannot write '%s'\n", path);
+	if (!text || file_write_atomic(path, text, strlen(text))) {
+		struct sf_err err = SF_ERR_INIT;
+
+		err_set(&err, "cannot write '%s'", path);
+		sink_error(&err);
+	}
 	free(text);
 	json_decref(j);
 	free(path);
@@ -392,26 +402,4 @@ void run_matrix(struct farm *f, struct run *runs, const struct run_hooks *h)
 		if (h->save)
 			run_result_save(r);
 	}
-}
-
-int run_summary(const struct farm *f, const struct run *runs)
-{
-	int status = 0;
-
-	printf("%-32s %-12s %-12s %7s\n", "CONFIG", "KEY", "VERDICT", "TIME");
-	for (size_t s = 0; s < f->nsel; s++) {
-		const struct run *r = &runs[s];
-
-		printf("%-32s %-12s %-12s %6.1fs\n", r->c->name, r->c->key,
-		       verdict_name(r->res.v), r->res.seconds);
-		status = verdict_exit_fold(status, verdict_exit(r->res.v));
-	}
-	for (size_t s = 0; s < f->nsel; s++) {
-		const struct run *r = &runs[s];
-
-		if (r->res.why.msg[0])
-			printf("\n%s: %s: %s\n", r->c->name,
-			       verdict_name(r->res.v), r->res.why.msg);
-	}
-	return status;
 }

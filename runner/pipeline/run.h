@@ -76,11 +76,4 @@ void run_matrix(struct farm *f, struct run *runs, const struct run_hooks *h);
  */
 json_t *run_result_json(const struct run *r);
 
-/**
- * run_summary() - print one line per run, then each one's message
- *
- * Return: the folded exit status.
- */
-int run_summary(const struct farm *f, const struct run *runs);
-
 #endif

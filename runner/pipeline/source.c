@@ -39,9 +39,9 @@ int series_read(const char *series, struct strv *patches,
 		struct strv *subjects, struct sf_err *err)
 {
 	char *buf, *line, *save = NULL, *dir, *slash;
-	int lineno = 0, ret = 0, bad;
+	int lineno = 0, ret = 0;
 
-	buf = input_read(series, INPUT_MAX_TEXT, NULL, &bad, err);
+	buf = input_read(series, INPUT_MAX_TEXT, NULL, err);
 	if (!buf)
 		return -1;
 	dir = xstrdup(series);
@@ -52,7 +52,8 @@ int series_read(const char *series, struct strv *patches,
 		strcpy(dir, ".");
 	/* strtok_r would skip empty lines and lose the line count. */
 	for (line = buf; line; line = save) {
-		char *p, *end, *path, *rp;
+		struct sf_err why = SF_ERR_INIT;
+		char *p, *end, *path, *rp, text[ERR_FORMAT_MAX];
 		int col;
 
 		lineno++;
@@ -66,9 +67,9 @@ int series_read(const char *series, struct strv *patches,
 		end = p + strcspn(p, " \t#");
 		if (*end && *end != '#' &&
 		    end[strspn(end, " \t")] != '#' && end[strspn(end, " \t")]) {
-			ret = err_set(err, "%s:%d:%d: one patch file name per line (options are not supported)",
-				      series, lineno,
-				      (int)(end + strspn(end, " \t") - line) + 1);
+			ret = err_at(err, ERR_INPUT, series, lineno,
+				     (int)(end + strspn(end, " \t") - line) + 1,
+				     "one patch file name per line (options are not supported)");
 			break;
 		}
 		*end = '\0';
@@ -76,17 +77,14 @@ int series_read(const char *series, struct strv *patches,
 		rp = realpath(path, NULL);
 		free(path);
 		if (!rp) {
-			ret = err_set(err, "%s:%d:%d: no patch file '%s'",
-				      series, lineno, col, p);
+			ret = err_at(err, ERR_INPUT, series, lineno, col,
+				     "no patch file '%s'", p);
 			break;
 		}
 		/* patch(1) reads it: a FIFO or a device would hang it. */
-		if (input_check(rp, INPUT_MAX_BLOB, err)) {
-			char *why = xstrdup(err->msg);
-
-			ret = err_set(err, "%s:%d:%d: %s", series, lineno, col,
-				      why);
-			free(why);
+		if (input_check(rp, INPUT_MAX_BLOB, &why)) {
+			ret = err_at(err, ERR_INPUT, series, lineno, col, "%s",
+				     err_format(&why, text, sizeof(text)));
 			free(rp);
 			break;
 		}
@@ -288,7 +286,8 @@ static char *package_version(const char *tarball)
 {
 	const char *argv[] = { "dpkg", "-S", tarball, NULL };
 	char pkg[256], ver[256];
-	struct sf_err unowned;	/* unused: the caller falls back */
+	/* Unused: the caller falls back */
+	struct sf_err unowned = SF_ERR_INIT;
 
 	if (proc_capture(argv, DPKG_TIMEOUT, pkg, sizeof(pkg), &unowned))
 		return NULL;
@@ -458,14 +457,14 @@ static void apply_context(const struct prep_paths *pp, const char *version,
 			  struct sf_err *err)
 {
 	char *last = file_read(pp->last, NULL);
-	size_t n = strlen(err->msg);
+	size_t n = strlen(err->text);
 
 	if (last && strcmp(last, version))
-		snprintf(err->msg + n, sizeof(err->msg) - n,
+		snprintf(err->text + n, sizeof(err->text) - n,
 			 " (the series last applied on %s; the source is now %s)",
 			 last, version);
 	else
-		snprintf(err->msg + n, sizeof(err->msg) - n, " (source %s)",
+		snprintf(err->text + n, sizeof(err->text) - n, " (source %s)",
 			 version);
 	free(last);
 }

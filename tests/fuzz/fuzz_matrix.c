@@ -41,6 +41,14 @@ static void die(const char *what, const char *msg)
 	abort();
 }
 
+/* @e as the user would read it */
+static const char *err_text(const struct sf_err *e)
+{
+	static char text[ERR_FORMAT_MAX];
+
+	return err_format(e, text, sizeof(text));
+}
+
 static void tmp_remove(void)
 {
 	rm_rf(tmp);
@@ -77,7 +85,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 /* What farm_load() does with a matrix that loaded, and what it relies on. */
 static void matrix_exercise(const struct matrix *m)
 {
-	struct sf_err err;
+	struct sf_err err = SF_ERR_INIT;
 	size_t *sel;
 	char **names = xmalloc(m->nconfigs * sizeof(*names));
 	int n;
@@ -93,8 +101,8 @@ static void matrix_exercise(const struct matrix *m)
 	}
 	/* No prefix farm_load() accepts holds what make's shell parses */
 	if (kbuild_check_matrix(m, &err)) {
-		if (strncmp(err.msg, m->path, strlen(m->path)))
-			die("message does not name the matrix", err.msg);
+		if (strncmp(err_text(&err), m->path, strlen(m->path)))
+			die("message does not name the matrix", err_text(&err));
 	} else {
 		for (size_t i = 0; i < m->nconfigs; i++) {
 			const char *cc = m->configs[i].s.cross_compile;
@@ -105,16 +113,17 @@ static void matrix_exercise(const struct matrix *m)
 				die("cross_compile reaches make's shell", cc);
 		}
 	}
+	err_clear(&err);
 	n = matrix_select(m, NULL, 0, &sel, &err);
 	if (n < 0 || (size_t)n != m->nconfigs)
-		die("matrix_select() of all", err.msg);
+		die("matrix_select() of all", err_text(&err));
 	free(sel);
 	n = matrix_select(m, names, (int)m->nconfigs, &sel, &err);
 	for (int i = 0; i < n; i++)
 		if (sel[i] != (size_t)i)
 			die("matrix_select() by name", names[i]);
 	if (n != (int)m->nconfigs)
-		die("matrix_select() by name", err.msg);
+		die("matrix_select() by name", err_text(&err));
 	free(sel);
 	free(names);
 }
@@ -122,17 +131,17 @@ static void matrix_exercise(const struct matrix *m)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct matrix m = MATRIX_INIT;
-	struct sf_err err;
+	struct sf_err err = SF_ERR_INIT;
 	FILE *f = fopen(path, "wb");
 
 	if (!f || fwrite(data, 1, size, f) != size || fclose(f))
 		die("cannot write", path);
-	err.msg[0] = '\0';
+	err_clear(&err);
 	if (matrix_load(&m, path, &err)) {
 		/* Bad input is named: "PATH:LINE:COL: ..." */
-		if (strncmp(err.msg, path, strlen(path)) ||
-		    err.msg[strlen(path)] != ':')
-			die("message does not name the matrix", err.msg);
+		if (strncmp(err_text(&err), path, strlen(path)) ||
+		    err_text(&err)[strlen(path)] != ':')
+			die("message does not name the matrix", err_text(&err));
 	} else {
 		matrix_exercise(&m);
 	}

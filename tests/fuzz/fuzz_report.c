@@ -23,6 +23,14 @@ static void die(const char *what, const char *msg)
 	abort();
 }
 
+/* @e as the user would read it */
+static const char *err_text(const struct sf_err *e)
+{
+	static char text[ERR_FORMAT_MAX];
+
+	return err_format(e, text, sizeof(text));
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	fd = memfd_create("results.json", MFD_CLOEXEC);
@@ -175,19 +183,20 @@ static void markdown_check(const char *md, size_t n)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct sf_err err;
+	struct sf_err err = SF_ERR_INIT;
 	json_t *results;
 	char *text;
 	size_t n;
 
 	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
 		die("cannot write", path);
-	err.msg[0] = '\0';
+	err_clear(&err);
 	if (report_load(path, &results, &err)) {
 		/* Bad input is named: "PATH:LINE:COL: ..." or "PATH: ..." */
-		if (strncmp(err.msg, path, strlen(path)) ||
-		    err.msg[strlen(path)] != ':')
-			die("message does not name the results", err.msg);
+		if (strncmp(err_text(&err), path, strlen(path)) ||
+		    err_text(&err)[strlen(path)] != ':')
+			die("message does not name the results",
+			    err_text(&err));
 		return 0;
 	}
 	n = json_array_size(json_object_get(results, "configs"));

@@ -26,14 +26,23 @@ static void die(const char *what, const char *msg)
 	abort();
 }
 
+/* @e as the user would read it */
+static const char *err_text(const struct sf_err *e)
+{
+	static char text[ERR_FORMAT_MAX];
+
+	return err_format(e, text, sizeof(text));
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	struct sf_err err;
+	struct sf_err err = SF_ERR_INIT;
 
 	if (snap_load(GOLDEN, &golden, &err))
-		die("cannot load the golden (run from the top)", err.msg);
+		die("cannot load the golden (run from the top)",
+		    err_text(&err));
 	if (redactions_load(&rules, RULES, &err))
-		die("cannot load the rules", err.msg);
+		die("cannot load the rules", err_text(&err));
 	devnull = fopen("/dev/null", "w");
 	if (!devnull)
 		die("/dev/null", "cannot open");
@@ -44,11 +53,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 static void diff_exercise(const struct diff *d)
 {
 	struct diff back = DIFF_INIT;
-	struct sf_err err;
+	struct sf_err err = SF_ERR_INIT;
 	json_t *j = diff_to_json(d);
 
 	if (diff_from_json(&back, j, "diff", &err))
-		die("diff_from_json() refuses diff_to_json()", err.msg);
+		die("diff_from_json() refuses diff_to_json()", err_text(&err));
 	if (back.n != d->n)
 		die("diff_from_json()", "lost changes");
 	for (size_t i = 0; i < d->n; i++)
@@ -63,14 +72,14 @@ static void diff_exercise(const struct diff *d)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct diff d = DIFF_INIT, self = DIFF_INIT;
-	struct sf_err err;
+	struct sf_err err = SF_ERR_INIT;
 	json_t *snap, *redacted;
 
-	err.msg[0] = '\0';
+	err_clear(&err);
 	if (snap_parse("input", (const char *)data, size, &snap, &err)) {
 		/* Bad input is named: "input:LINE:COL: ..." or "input: at" */
-		if (strncmp(err.msg, "input:", 6))
-			die("message does not name the input", err.msg);
+		if (strncmp(err_text(&err), "input:", 6))
+			die("message does not name the input", err_text(&err));
 		return 0;
 	}
 
@@ -83,7 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Redaction leaves a snapshot that still passes the checker. */
 	redactions_apply(&rules, redacted);
 	if (snap_check("redacted", redacted, &err))
-		die("redaction broke the snapshot", err.msg);
+		die("redaction broke the snapshot", err_text(&err));
 
 	diff_snapshots(&d, golden, snap);
 	diff_snapshots(&d, snap, golden);

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The one place errors and progress are printed: see ui.h. */
+#include <stdio.h>
+
+#include "cmd/ui.h"
+#include "lib/exitcode.h"
+
+static void sink_error_print(const struct sf_err *e)
+{
+	ui_error("sysfarm", e);
+}
+
+static void sink_progress_print(double seconds, const char *who,
+				const char *text)
+{
+	fprintf(stderr, "[%7.1fs] %s: %s\n", seconds, who, text);
+}
+
+static const struct sf_sink ui_sink = {
+	.error = sink_error_print,
+	.progress = sink_progress_print,
+};
+
+void ui_install(void)
+{
+	sink_install(&ui_sink);
+}
+
+void ui_error(const char *who, const struct sf_err *e)
+{
+	char text[ERR_FORMAT_MAX];
+
+	fprintf(stderr, "%s%s%s\n", who ? who : "", who ? ": " : "",
+		err_format(e, text, sizeof(text)));
+}
+
+int ui_options(int argc, char **argv, const struct opt_cmd *cmd,
+	       void *base, const struct opt *common, void *common_base)
+{
+	struct sf_err err = SF_ERR_INIT;
+	int i = options_parse(argc, argv, cmd, base, common, common_base,
+			      &err);
+
+	switch (i) {
+	case OPTIONS_HELP:
+		options_usage(stdout, cmd, common);
+		return 0;
+	case OPTIONS_BAD:
+		ui_error("sysfarm", &err);
+		return -1;
+	case OPTIONS_USAGE:
+		options_usage(stderr, cmd, common);
+		return -1;
+	}
+	return i;
+}
+
+int ui_farm_load(struct farm *f, char *const *names, int n)
+{
+	struct sf_err err = SF_ERR_INIT;
+	int status = farm_load(f, names, n, &err);
+
+	if (status)
+		ui_error(*err.file && !*err.context ? NULL : "sysfarm", &err);
+	return status;
+}
+
+int ui_setup(struct farm *f, int argc, char **argv,
+	     const struct opt_cmd *cmd, void *ctx, int *status)
+{
+	int i = ui_options(argc, argv, cmd, ctx, farm_options, f);
+
+	if (i <= 0) {
+		*status = i ? SF_EXIT_USAGE : SF_EXIT_OK;
+		return 1;
+	}
+	*status = ui_farm_load(f, argv + i, argc - i);
+	return *status != 0;
+}
+
+int ui_summary(const struct farm *f, const struct run *runs)
+{
+	char text[ERR_FORMAT_MAX];
+	int status = 0;
+
+	printf("%-32s %-12s %-12s %7s\n", "CONFIG", "KEY", "VERDICT", "TIME");
+	for (size_t s = 0; s < f->nsel; s++) {
+		const struct run *r = &runs[s];
+
+		printf("%-32s %-12s %-12s %6.1fs\n", r->c->name, r->c->key,
+		       verdict_name(r->res.v), r->res.seconds);
+		status = verdict_exit_fold(status, verdict_exit(r->res.v));
+	}
+	for (size_t s = 0; s < f->nsel; s++) {
+		const struct run *r = &runs[s];
+
+		if (*err_format(&r->res.why, text, sizeof(text)))
+			printf("\n%s: %s: %s\n", r->c->name,
+			       verdict_name(r->res.v), text);
+	}
+	return status;
+}
