@@ -43,6 +43,7 @@ BOOT_TESTS += tests/runner/t-run.sh tests/runner/t-checkpatch.sh tests/runner/t-
 CHECK_DEPS += $(SYSFARM) $(BUILD)/sysfarm-cc $(PROC_UNIT)
 TESTS += $(PROC_UNIT)
 TESTS += tests/runner/t-diff.sh tests/hostile/t-hostile.sh
+TESTS += tests/runner/t-upgrade.sh
 TESTS += tests/runner/t-report.sh
 TESTS += tests/runner/t-abi.sh tests/runner/t-cc.sh tests/runner/t-bisect-stop.sh
 TESTS += tests/runner/t-wings.sh tests/runner/t-options.sh tests/runner/t-paths.sh

@@ -12,6 +12,7 @@ int cmd_update(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
 int cmd_abi(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_upgrade(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
 struct opt_cmd;

@@ -13,15 +13,37 @@
 #include "lib/exitcode.h"
 #include "lib/paths.h"
 
-const struct opt golden_options[] = {
-	OPT_STRING(0, "expected", struct golden_opts, expected, "DIR",
+const struct opt golden_dir_options[] = {
+	OPT_STRING(0, "expected", struct golden_dir_opts, expected, "DIR",
 		   "the goldens (expected/ beside the matrix)"),
-	OPT_STRING(0, "redactions", struct golden_opts, redactions, "FILE",
-		   "redaction rules (DIR/redactions.yaml)"),
+	OPT_STRING(0, "redactions", struct golden_dir_opts, redactions,
+		   "FILE", "redaction rules (DIR/redactions.yaml)"),
+	OPT_END
+};
+
+const struct opt golden_options[] = {
+	OPT_INCLUDE(golden_dir_options, struct golden_opts, dir),
 	OPT_STRING(0, "results", struct golden_opts, results, "FILE",
 		   "results file (BUILD/out/results.json)"),
 	OPT_END
 };
+
+int golden_dir_load(const struct golden_dir_opts *o, const char *top,
+		    char **dir, struct redactions *r)
+{
+	char *path;
+	struct sf_err err = SF_ERR_INIT;
+	int bad;
+
+	*dir = o->expected ? xstrdup(o->expected) : path_goldens(top);
+	path = o->redactions ? xstrdup(o->redactions) :
+			       path_redactions(*dir);
+	bad = path_exists(path) && redactions_load(r, path, &err);
+	if (bad)
+		ui_error(NULL, &err);
+	free(path);
+	return bad ? SF_EXIT_USAGE : 0;
+}
 
 /* Bad goldens are bad input: refuse them before an hour of building. */
 static int goldens_validate(const struct farm *f, struct golden_run *run)
@@ -265,25 +287,17 @@ int golden_run(struct farm *f, const struct golden_opts *o,
 	const struct run_hooks hooks = { .boot = 1, .save = 1,
 					 .snapshot = golden_one, .ctx = run };
 	struct sf_err err = SF_ERR_INIT;
-	char *reds, *path, *text;
+	char *path, *text;
 
 	memset(run, 0, sizeof(*run));
-	run->expected = o->expected ? xstrdup(o->expected) :
-				      path_goldens(f->top);
-	reds = o->redactions ? xstrdup(o->redactions) :
-			       path_redactions(run->expected);
 	run->runs = run_alloc(f);
 	run->diffs = xmalloc(f->nsel * sizeof(*run->diffs));
 	run->inputs_changed = xmalloc(f->nsel * sizeof(*run->inputs_changed));
 	run->abi_found = xmalloc(f->nsel * sizeof(*run->abi_found));
 	for (size_t s = 0; s < f->nsel; s++)
 		run->abi_found[s] = (struct abi_findings)ABI_FINDINGS_INIT;
-	if (path_exists(reds) && redactions_load(&run->reds, reds, &err)) {
-		ui_error(NULL, &err);
-		free(reds);
+	if (golden_dir_load(&o->dir, f->top, &run->expected, &run->reds))
 		return SF_EXIT_USAGE;
-	}
-	free(reds);
 	if (goldens_validate(f, run) || (o->abi && abi_load(run)))
 		return SF_EXIT_USAGE;
 

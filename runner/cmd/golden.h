@@ -15,9 +15,28 @@
 #include "pipeline/farm.h"
 #include "pipeline/run.h"
 
-struct golden_opts {
+/* Where the goldens are, and the rules that normalize both sides. */
+struct golden_dir_opts {
 	const char *expected;		/* the goldens' directory */
 	const char *redactions;		/* rules file, or NULL for the default */
+};
+
+/* --expected and --redactions, bound to struct golden_dir_opts. */
+extern const struct opt golden_dir_options[];
+
+/**
+ * golden_dir_load() - the goldens' directory and the redaction rules
+ * @top: the matrix's directory
+ * @dir: set to --expected, or TOP/expected (malloc'd)
+ * @r: filled from --redactions, or DIR/redactions.yaml when there is one
+ *
+ * Return: 0, or SF_EXIT_USAGE after printing the rules' message.
+ */
+int golden_dir_load(const struct golden_dir_opts *o, const char *top,
+		    char **dir, struct redactions *r);
+
+struct golden_opts {
+	struct golden_dir_opts dir;
 	const char *results;		/* results file to write */
 	int abi;			/* hold snapshots to DIR/abi.yaml */
 };

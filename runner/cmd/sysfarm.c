@@ -26,6 +26,7 @@ static const struct cmd {
 	{ "bisect", cmd_bisect, "the first patch that changed the ABI" },
 	{ "abi", cmd_abi, "check snapshots against the ABI table" },
 	{ "diff", cmd_diff, "compare two snapshots path by path" },
+	{ "upgrade", cmd_upgrade, "the ABI delta of a release upgrade (source axis)" },
 	{ "report", cmd_report, "a results file as TAP, JUnit XML or Markdown" },
 };
 

@@ -339,8 +339,7 @@ int report_junit(FILE *out, json_t *results)
 	return out_status(out);
 }
 
-/* Escapes HTML in @s; Markdown too with @md (for a table cell). */
-static void md_put(FILE *out, const char *s, int md)
+void report_md_put(FILE *out, const char *s, int md)
 {
 	for (; *s; s++) {
 		if (*s == '&')
@@ -396,7 +395,7 @@ static void md_details(FILE *out, json_t *c, const struct strv *lines)
 
 	/* no Markdown inside an HTML block: only HTML escapes */
 	fputs("<details><summary>", out);
-	md_put(out, config_name(c), 0);
+	report_md_put(out, config_name(c), 0);
 	fprintf(out, ": %s", json_string_value(json_object_get(c, "verdict")));
 	if (json_array_size(diff))
 		fprintf(out, ", %zu change%s", json_array_size(diff),
@@ -433,12 +432,12 @@ int report_markdown(FILE *out, json_t *results)
 		/* the first line: the rest is in the details below */
 		first[strcspn(first, "\n")] = '\0';
 		fputs("| ", out);
-		md_put(out, config_name(c), 1);
+		report_md_put(out, config_name(c), 1);
 		fprintf(out, " | %s %s | ", verdict_icon(v), verdict_name(v));
 		if (json_object_get(c, "seconds"))
 			fprintf(out, "%.1f", config_seconds(c));
 		fputs(" | ", out);
-		md_put(out, first, 1);
+		report_md_put(out, first, 1);
 		fputs(" |\n", out);
 		free(first);
 	}

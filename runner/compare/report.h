@@ -43,6 +43,13 @@ int report_junit(FILE *out, json_t *results);
 int report_markdown(FILE *out, json_t *results);
 
 /*
+ * @s escaped for HTML, and with @md for Markdown too (a table cell, a
+ * heading): a name from a file cannot break a row or start markup; control
+ * characters show as spaces.
+ */
+void report_md_put(FILE *out, const char *s, int md);
+
+/*
  * @fn's report of @results, built in memory, so that a file gets all of
  * it or nothing: NULL with errno set.
  */

@@ -9,7 +9,7 @@
 common="--matrix --build-dir --series --tarball --kernel-src --accel
 	--append --timeout --jobs --builds"
 golden="--expected --redactions --results"
-FARM_CMDS="list build run check update bisect abi"
+FARM_CMDS="list build run check update bisect abi upgrade"
 
 # options CMD: the long options CMD takes, one a line, sorted.
 options() {
@@ -21,6 +21,8 @@ options() {
 	bisect) set -- --good --bad $common ;;
 	abi) set -- --table --goldens --kernel-tree --snapshot --kconfig \
 		$common ;;
+	upgrade) set -- --axis --from --to --expected --redactions \
+		--snapshots --markdown --json $common ;;
 	diff) set -- --json --color --redactions ;;
 	report) set -- --tap --junit --markdown ;;
 	esac

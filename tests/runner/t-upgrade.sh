@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# sysfarm upgrade on tests/upgrade: a matrix of two arches and three
+# sources, and hand-written goldens. 6.1 -> 6.12 removes a file, adds a
+# directory, changes a mode, a value, a link target and a probe's outcome
+# on both arches (printed once, under both pairs), and a value on arm
+# alone; 6.12 -> 6.13 removes a probe on x86_64 and changes nothing on
+# arm. Each case's expectation, tests/upgrade/out/CASE: stdout, "status N",
+# then stderr ($TMP shown as TMP).
+. "$(dirname "$0")/../lib.sh"
+U=$TOP/tests/upgrade
+cd "$U" || exit 1
+
+# upgrade CASE ARGS...: sysfarm upgrade ARGS against tests/upgrade/out/CASE
+upgrade() {
+	name=$1
+	shift
+	"$SYSFARM" upgrade --matrix matrix.yaml "$@" >"$TMP/actual" \
+		2>"$TMP/stderr"
+	echo "status $?" >>"$TMP/actual"
+	sed "s|$TMP|TMP|g" "$TMP/stderr" >>"$TMP/actual"
+	check "upgrade $name: $*" diff -u "out/$name" "$TMP/actual"
+}
+
+upgrade text
+upgrade markdown --markdown
+upgrade json --json
+upgrade from-to --from 6.12 --to 6.13
+upgrade to-only --to 6.12
+upgrade axis --axis arch --from x86_64
+upgrade config x86_64
+upgrade no-delta arm-6.13
+
+# With --snapshots, the last run's; redaction rules apply to both sides.
+for c in x86_64 x86_64-6.12; do
+	mkdir -p "$TMP/build/out/$c"
+	cp "expected/$c.json" "$TMP/build/out/$c/snapshot.json"
+done
+upgrade snapshots --snapshots --build-dir "$TMP/build" \
+	--redactions redactions.yaml x86_64
+
+# A missing golden: 125, named; the pairs that have both still shown.
+cp -r expected "$TMP/missing"
+rm "$TMP/missing/arm-6.12.json"
+upgrade missing --expected "$TMP/missing"
+upgrade missing-json --json --expected "$TMP/missing" --from 6.1
+
+# A golden that does not parse: 2, with its position; nothing else shown.
+cp -r expected "$TMP/bad"
+cp malformed.json "$TMP/bad/arm-6.12.json"
+upgrade malformed --expected "$TMP/bad"
+done_testing
