@@ -49,4 +49,16 @@ upgrade missing-json --json --expected "$TMP/missing" --from 6.1
 cp -r expected "$TMP/bad"
 cp malformed.json "$TMP/bad/arm-6.12.json"
 upgrade malformed --expected "$TMP/bad"
+
+# The real goldens, 6.1 -> 6.12: every entry as the expectation written
+# from the two kernel trees' sources (real/expect) says, nothing more.
+(cd "$TOP" && "$SYSFARM" upgrade --json) >"$TMP/real.json"
+status=$?
+check "matrix.yaml's goldens: a delta from 6.1 to 6.12 (status $status)" \
+	test "$status" -eq 1
+jq -r '.entries[] | "\(.class) \(.kind) \(.path) \(.configs | length)"' \
+	"$TMP/real.json" | LC_ALL=C sort >"$TMP/real.actual"
+grep -v '^#' real/expect | LC_ALL=C sort >"$TMP/real.expect"
+check "... each entry explained in real/expect, and no other" \
+	diff -u "$TMP/real.expect" "$TMP/real.actual"
 done_testing
