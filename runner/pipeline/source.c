@@ -172,6 +172,35 @@ static int same_content(const char *a, const char *b)
 	return same;
 }
 
+/*
+ * @to made like @from, a copy or gone as @from is: rewritten only when
+ * the content differs, so that an unchanged file keeps its mtime.
+ * Return: 0, or -1 with errno set.
+ */
+static int file_mirror(const char *from, const char *to)
+{
+	if (same_content(from, to))
+		return 0;
+	if (path_exists(from))
+		return copy_file(from, to);
+	return unlink(to) && errno != ENOENT ? -1 : 0;
+}
+
+/* @argv run with its output in @log; else "cannot WHAT (see LOG)". */
+static int run_logged(const char **argv, const char *log, const char *what,
+		      struct sf_err *err)
+{
+	struct proc p = PROC_INIT;
+	int code;
+
+	p.argv = argv;
+	p.out_path = log;
+	p.err_to_out = 1;
+	if (proc_run(&p, &code) == PROC_EXITED && !code)
+		return 0;
+	return err_set(err, "cannot %s (see %s)", what, log);
+}
+
 static int extract(const char *root, const char *tarball,
 		   struct sf_err *err)
 {
@@ -181,20 +210,15 @@ static int extract(const char *root, const char *tarball,
 	char *log = xstrfmt("%s/extract.log", root);
 	const char *argv[] = { "tar", "-xf", tarball, "-C", tmp,
 			       "--strip-components=1", NULL };
-	struct proc p = PROC_INIT;
-	int code, ret = -1;
+	char *what = xstrfmt("extract '%s'", tarball);
+	int ret = -1;
 
 	if (rm_rf(tmp) || mkdir_p(tmp)) {
 		err_set(err, "cannot create '%s': %s", tmp, strerror(errno));
 		goto out;
 	}
-	p.argv = argv;
-	p.out_path = log;
-	p.err_to_out = 1;
-	if (proc_run(&p, &code) != PROC_EXITED || code) {
-		err_set(err, "cannot extract '%s' (see %s)", tarball, log);
+	if (run_logged(argv, log, what, err))
 		goto out;
-	}
 	if (rm_rf(src) || rm_rf(pristine) || rename(tmp, src)) {
 		err_set(err, "cannot replace '%s': %s", src, strerror(errno));
 		goto out;
@@ -205,6 +229,7 @@ out:
 	free(src);
 	free(pristine);
 	free(log);
+	free(what);
 	return ret;
 }
 
@@ -511,12 +536,7 @@ static int tree_sync(const struct prep_paths *pp, const struct strv *all,
 		char *to = xstrfmt("%s/%s", pp->src, all->v[i]);
 		int bad = 0;
 
-		if (!same_content(from, to)) {
-			if (path_exists(from))
-				bad = copy_file(from, to);
-			else
-				bad = unlink(to) && errno != ENOENT;
-		}
+		bad = file_mirror(from, to);
 		free(from);
 		free(to);
 		if (bad)
@@ -624,12 +644,11 @@ static int tree_copy(const struct prep_paths *pp, const char *dir,
 	const char *argv[] = { "rsync", "-a", "--delete", "--exclude=/.git",
 			       "--exclude=/" STATE_NAME, exclude, from, to,
 			       NULL };
-	struct proc p = PROC_INIT;
-	char *text = NULL;
+	char *what = xstrfmt("copy '%s'", dir), *text = NULL;
 	size_t i, len = 0;
 	json_t *v;
 	FILE *m = open_memstream(&text, &len);
-	int code, ret = -1;
+	int ret = -1;
 
 	/* Anchored: a touched lib/Makefile is not every Makefile. */
 	json_array_foreach(json_object_get(st, "touched"), i, v)
@@ -639,22 +658,14 @@ static int tree_copy(const struct prep_paths *pp, const char *dir,
 		err_set(err, "cannot write '%s': %s", list, strerror(errno));
 		goto out;
 	}
-	p.argv = argv;
-	p.out_path = log;
-	p.err_to_out = 1;
-	if (proc_run(&p, &code) != PROC_EXITED || code) {
-		err_set(err, "cannot copy '%s' (see %s)", dir, log);
+	if (run_logged(argv, log, what, err))
 		goto out;
-	}
 	json_array_foreach(json_object_get(st, "touched"), i, v) {
 		char *mine = xstrfmt("%s/%s", dir, json_string_value(v));
 		char *saved = xstrfmt("%s/pristine/%s", pp->root,
 				      json_string_value(v));
-		int bad = 0;
+		int bad = file_mirror(mine, saved);
 
-		if (!same_content(mine, saved))
-			bad = path_exists(mine) ? copy_file(mine, saved) :
-				unlink(saved) && errno != ENOENT;
 		free(mine);
 		free(saved);
 		if (bad) {
@@ -668,6 +679,7 @@ out:
 	free(text);
 	free(list);
 	free(log);
+	free(what);
 	free(exclude);
 	free(from);
 	free(to);
