@@ -42,16 +42,29 @@ static int first_of_key(const struct farm *f, size_t s)
 	return 1;
 }
 
-static json_t *config_json(const struct farm *f, const struct config *c)
+static json_t *strv_json(const struct strv *sv)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < sv->n; i++)
+		json_array_append_new(a, json_string(sv->v[i]));
+	return a;
+}
+
+/*
+ * What a configuration is and boots with; --json also says what it
+ * guards (its roots, when it names any), which jobs do not need.
+ */
+static json_t *config_json(const struct farm *f, const struct config *c,
+			   int format)
 {
 	const struct matrix *m = &f->m;
 	json_t *j = json_pack("{s:s, s:s, s:i}", "config", c->name,
 			      "key", c->key, "timeout", c->s.timeout);
-	json_t *append = json_array();
 
-	for (size_t i = 0; i < c->s.append.n; i++)
-		json_array_append_new(append, json_string(c->s.append.v[i]));
-	json_object_set_new(j, "append", append);
+	json_object_set_new(j, "append", strv_json(&c->s.append));
+	if (format == LIST_JSON && c->s.roots.n)
+		json_object_set_new(j, "roots", strv_json(&c->s.roots));
 
 	for (size_t a = 0; a < m->naxes; a++)
 		json_object_set_new(j, m->axes[a].name,
@@ -76,7 +89,8 @@ int cmd_list(int argc, char **argv)
 		for (size_t s = 0; s < f.nsel; s++)
 			if (!o.kernels || first_of_key(&f, s))
 				json_array_append_new(arr, config_json(&f,
-						      &f.m.configs[f.sel[s]]));
+						      &f.m.configs[f.sel[s]],
+						      o.format));
 		if (o.format == LIST_GITHUB)
 			arr = json_pack("{s:o}", "include", arr);
 		text = json_dumps(arr, o.format == LIST_GITHUB ?

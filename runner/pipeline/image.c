@@ -60,6 +60,22 @@ static void cpio_entry(struct cpio *a, const char *name, unsigned int mode,
 	}
 }
 
+/* @lines as a file of one line each, for /init's read loop. */
+static void cpio_lines(struct cpio *a, const char *name,
+		       const struct strv *lines)
+{
+	char *text = xstrdup("");
+
+	for (size_t i = 0; i < lines->n; i++) {
+		char *more = xstrfmt("%s%s\n", text, lines->v[i]);
+
+		free(text);
+		text = more;
+	}
+	cpio_entry(a, name, S_IFREG | 0644, text, strlen(text), 0, 0);
+	free(text);
+}
+
 static int cpio_file(struct cpio *a, const char *name, unsigned int perm,
 		     const char *path, struct sf_err *err)
 {
@@ -79,7 +95,6 @@ int image_build(const struct matrix *m, const struct config *c,
 	const struct settings *s = &c->s;
 	char *tmp = xstrfmt("%s.tmp", out), *path;
 	struct cpio a = { 0 };
-	char *kmsg = NULL;
 	size_t i;
 	int ret = -1;
 
@@ -127,16 +142,12 @@ int image_build(const struct matrix *m, const struct config *c,
 		if (r)
 			goto out_close;
 	}
-	/* One prefix per line; /init passes each as --kmsg-prefix. */
-	kmsg = xstrdup("");
-	for (i = 0; i < s->kmsg.n; i++) {
-		char *more = xstrfmt("%s%s\n", kmsg, s->kmsg.v[i]);
-
-		free(kmsg);
-		kmsg = more;
-	}
-	cpio_entry(&a, "etc/sysfarm/kmsg", S_IFREG | 0644, kmsg,
-		   strlen(kmsg), 0, 0);
+	/*
+	 * /init passes each kmsg line as --kmsg-prefix, each roots line as a
+	 * ROOT: the roots are boot data, like the probes, never the kernel's.
+	 */
+	cpio_lines(&a, "etc/sysfarm/kmsg", &s->kmsg);
+	cpio_lines(&a, "etc/sysfarm/roots", &s->roots);
 	cpio_entry(&a, "TRAILER!!!", 0, NULL, 0, 0, 0);
 	ret = 0;
 out_close:
@@ -153,7 +164,6 @@ out_close:
 	if (ret)
 		remove(tmp);
 out:
-	free(kmsg);
 	free(tmp);
 	return ret;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The guest's initramfs: a newc cpio written directly (device nodes need
- * no root), holding busybox, the snapshotter, /init and the probes.
+ * no root), holding busybox, the snapshotter, /init, the probes, the kmsg
+ * prefixes and the roots.
  */
 #ifndef SYSFARM_IMAGE_H
 #define SYSFARM_IMAGE_H

@@ -17,10 +17,11 @@ enum field_type { F_STR, F_FILE, F_LIST, F_FILES, F_INT, F_MAP };
  * What a string setting may hold, by where it goes: a name into file and
  * job names and make's command line (which expands $(...)), a word into
  * the kernel command line (console=) or a QEMU option, a tree path below
- * the kernel's build directory.
+ * the kernel's build directory, a path below the guest's sysfs mount (each
+ * item of a list).
  */
 enum field_rule { R_ANY, R_NAME, R_NAME_OR_EMPTY, R_WORD, R_TREE_PATH,
-		  R_TARBALL };
+		  R_TARBALL, R_SYSFS_PATH };
 
 struct field {
 	const char *key;
@@ -28,7 +29,7 @@ struct field {
 	size_t off;			/* into struct settings */
 	const struct field *sub;	/* F_MAP: its fields */
 	int min, max;			/* F_INT */
-	enum field_rule rule;		/* F_STR: what the value may hold */
+	enum field_rule rule;		/* F_STR, F_LIST: what a value may hold */
 	const char *what;		/* its name in messages (key) */
 };
 
@@ -85,6 +86,8 @@ static const struct field settings_fields[] = {
 	{ .key = "append", .type = F_LIST, .off = S(append) },
 	{ .key = "dts", .type = F_FILES, .off = S(dts) },
 	{ .key = "kmsg", .type = F_LIST, .off = S(kmsg) },
+	{ .key = "roots", .type = F_LIST, .off = S(roots),
+	  .rule = R_SYSFS_PATH },
 	{ .key = "timeout", .type = F_INT, .off = S(timeout),
 	  .min = 1, .max = 86400 },
 	{ .key = "smp", .type = F_INT, .off = S(smp), .min = 1, .max = 64 },
@@ -190,6 +193,15 @@ static int check_file(struct loader *ld, yaml_node_t *s, const struct field *f)
 	return 0;
 }
 
+static int check_rule(struct loader *ld, yaml_node_t *v,
+		      const struct field *f);
+
+/*
+ * Each configuration's roots are arguments of the guest's snapshotter and
+ * keys of its snapshot: a few, each once.
+ */
+#define ROOTS_MAX 32
+
 static int parse_list(struct loader *ld, yaml_node_t *n, const struct field *f,
 		      struct strv *out)
 {
@@ -207,6 +219,14 @@ static int parse_list(struct loader *ld, yaml_node_t *n, const struct field *f,
 				       f->key, yaml_file_kind(s));
 		if (f->type == F_FILES && check_file(ld, s, f))
 			return -1;
+		if (check_rule(ld, s, f))
+			return -1;
+		if (f->rule == R_SYSFS_PATH && strv_has(out, scalar(s)))
+			return fail_at(ld, s, "'%s' names '%s' twice", f->key,
+				       scalar(s));
+		if (f->rule == R_SYSFS_PATH && out->n == ROOTS_MAX)
+			return fail_at(ld, s, "'%s' names more than %d paths",
+				       f->key, ROOTS_MAX);
 		strv_push(out, scalar(s));
 	}
 	return 0;
@@ -286,6 +306,49 @@ static int check_tarball(struct loader *ld, yaml_node_t *v, const char *what)
 #define WORD_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" \
 		   "0123456789_.,:=/+-"
 
+/*
+ * A sysfs path goes to the guest as a line of /etc/sysfarm/roots, then as
+ * the snapshotter's argument, and comes back as a key of the snapshot and
+ * a part of every path a diff or the ABI table names: relative to the
+ * sysfs mount, without '.' or '..' (it must not climb out of it) and
+ * spelled one way (no empty component), of characters sysfs names use
+ * (0-0045, gta04:red:aux, alarmtimer.0.auto) and no shell or terminal
+ * reads.
+ */
+#define SYSFS_PATH_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" \
+			 "0123456789_.,:+@/-"
+#define SYSFS_PATH_LEN_MAX 255
+
+/* Return: NULL when @s is a good sysfs path, else what is wrong. */
+static const char *sysfs_path_problem(const char *s)
+{
+	size_t len = strlen(s);
+
+	if (!len)
+		return "is empty";
+	if (len > SYSFS_PATH_LEN_MAX)
+		return "is longer than 255 characters";
+	if (strspn(s, SYSFS_PATH_CHARS) != len)
+		return "may hold only letters, digits, / and _.,:+@-";
+	if (*s == '/')
+		return "must be relative to the sysfs mount (class/net, not /sys/class/net)";
+	if (*s == '-')
+		return "must not start with -";
+	for (const char *c = s; ; ) {
+		size_t clen = strcspn(c, "/");
+
+		if (!clen)
+			return "has an empty component (a doubled or trailing /)";
+		if ((clen == 1 && c[0] == '.') ||
+		    (clen == 2 && c[0] == '.' && c[1] == '.'))
+			return "has a '.' or '..' component";
+		if (!c[clen])
+			break;
+		c += clen + 1;
+	}
+	return NULL;
+}
+
 /* @v as @f's rule wants it, or a message at @v. */
 static int check_rule(struct loader *ld, yaml_node_t *v,
 		      const struct field *f)
@@ -301,6 +364,12 @@ static int check_rule(struct loader *ld, yaml_node_t *v,
 		return check_name(ld, v, what, f->rule == R_NAME_OR_EMPTY);
 	case R_TARBALL:
 		return check_tarball(ld, v, what);
+	case R_SYSFS_PATH:
+		if (!sysfs_path_problem(s))
+			return 0;
+		str_quote(shown, sizeof(shown), s);
+		return fail_at(ld, v, "'%s' path %s %s", what, shown,
+			       sysfs_path_problem(s));
 	case R_WORD:
 	case R_TREE_PATH:
 		break;
@@ -750,6 +819,29 @@ static void entries_free(struct entry *e, size_t n)
 }
 
 /*
+ * Each list of roots was checked where it stands; what the defaults, the
+ * axis values and the includes append must hold each path once too.
+ */
+static int check_roots(struct loader *ld, const struct config *c,
+		       const struct axis_value *last)
+{
+	const struct strv *r = &c->s.roots;
+
+	if (r->n > ROOTS_MAX)
+		return err_at(ld->err, ERR_INPUT, ld->m->path, last->line,
+			      last->col, "configuration '%s' has %zu roots, more than %d",
+			      c->name, r->n, ROOTS_MAX);
+	for (size_t i = 1; i < r->n; i++)
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(r->v[i], r->v[j]))
+				return err_at(ld->err, ERR_INPUT, ld->m->path,
+					      last->line, last->col,
+					      "configuration '%s' names root '%s' twice",
+					      c->name, r->v[i]);
+	return 0;
+}
+
+/*
  * Settings in order: defaults, then each axis value; includes were merged
  * already and come last, so they are merged in front here.
  */
@@ -805,6 +897,8 @@ static int finish_configs(struct loader *ld)
 			return err_at(ld->err, ERR_INPUT, m->path, last->line,
 				      last->col, "configuration '%s' sets no timeout",
 				      name);
+		if (check_roots(ld, c, last))
+			return -1;
 	}
 	return 0;
 }

@@ -16,6 +16,7 @@ struct settings {
 	struct strv append;		/* kernel command-line words */
 	struct strv dts;		/* device-tree fragments (-dtb) */
 	struct strv kmsg;		/* kernel log prefixes to keep */
+	struct strv roots;		/* sysfs subtrees to snapshot */
 	int timeout;			/* seconds from QEMU start */
 	int smp;
 	int memory;			/* MiB */
