@@ -660,6 +660,13 @@ static int pairs_find(struct upgrade *u, const struct upgrade_opts *o)
 	else
 		for (size_t v = 0; v + 1 < ax->nvalues; v++)
 			pairs_add(u, v, v + 1);
+	/* A review of nothing is no review: say why there is no pair */
+	if (!u->npairs) {
+		fprintf(stderr, "sysfarm upgrade: no pair of configurations one '%s' value apart%s\n",
+			ax->name, ax->nvalues < 2 ? " (the axis has one value)" :
+			" among those selected");
+		return -1;
+	}
 	return 0;
 }
 

@@ -80,6 +80,22 @@ static const char *const when_keys[] = {
 	[WHEN_SINCE] = "since", [WHEN_BEFORE] = "before", NULL
 };
 
+/* "6.12": numbers of at most 9 digits between single dots. */
+static int version_ok(const char *v)
+{
+	for (;;) {
+		size_t digits = strspn(v, "0123456789");
+
+		if (!digits || digits > 9)
+			return 0;
+		v += digits;
+		if (!*v)
+			return 1;
+		if (*v++ != '.')
+			return 0;
+	}
+}
+
 static int when_pair(struct yaml_file *tf, const struct yaml_pair *p,
 		     void *ctx)
 {
@@ -97,10 +113,12 @@ static int when_pair(struct yaml_file *tf, const struct yaml_pair *p,
 	if (p->index == WHEN_KCONFIG && strncmp(r->kconfig, "CONFIG_", 7))
 		return yaml_file_bad(tf, p->v, "'kconfig' must name a CONFIG_ option");
 	if ((p->index == WHEN_SINCE || p->index == WHEN_BEFORE) &&
-	    (!isdigit((unsigned char)*v) || strspn(v, "0123456789.") !=
-	     strlen(v) || strstr(v, "..") || v[strlen(v) - 1] == '.'))
+	    !version_ok(v))
 		return yaml_file_bad(tf, p->v, "'%s' must be a kernel version (6.12), not '%s'",
 				     p->key, v);
+	if (r->since && r->before && kversion_cmp(r->since, r->before) >= 0)
+		return yaml_file_bad(tf, p->v, "'since: %s' and 'before: %s' leave no version",
+				     r->since, r->before);
 	return 0;
 }
 

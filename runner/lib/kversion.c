@@ -7,13 +7,18 @@
 #include "lib/kversion.h"
 #include "lib/util.h"
 
+#define VERSION_CHARS "abcdefghijklmnopqrstuvwxyz" \
+		      "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-+_~"
+
 char *kversion_of_tree(const char *dir)
 {
 	static const char *const keys[] = {
 		"VERSION = ", "PATCHLEVEL = ", "SUBLEVEL = ", "EXTRAVERSION ="
 	};
-	char *mk = xstrfmt("%s/Makefile", dir);
-	char *text = file_read(mk, NULL), *line, *next;
+	char *mk = xstrfmt("%s/Makefile", dir), *line, *next;
+	struct sf_err err = SF_ERR_INIT;	/* unread: no version */
+	/* A FIFO or a huge file is no kernel's Makefile: refused, not read */
+	char *text = input_read(mk, INPUT_MAX_TEXT, NULL, &err);
 	char part[4][32] = { "", "", "", "" };
 
 	free(mk);
@@ -32,6 +37,10 @@ char *kversion_of_tree(const char *dir)
 	free(text);
 	if (!*part[0] || !*part[1])
 		return NULL;
+	/* It names directories and is printed: plain characters only */
+	for (size_t i = 0; i < ARRAY_SIZE(part); i++)
+		if (strspn(part[i], VERSION_CHARS) != strlen(part[i]))
+			return NULL;
 	return xstrfmt("%s.%s%s%s%s", part[0], part[1], *part[2] ? "." : "",
 		       part[2], part[3]);
 }

@@ -7,7 +7,9 @@
  * kversion_of_tree() - "6.1.192" from the top Makefile of the tree in @dir
  * (VERSION, PATCHLEVEL, SUBLEVEL and EXTRAVERSION)
  *
- * Return: the version (malloc'd), or NULL when the Makefile has none.
+ * Return: the version (malloc'd), or NULL when the Makefile has none, is
+ * not a regular file of at most 4 MiB, or holds a part that is not
+ * letters, digits and .-+_~ (the version names directories).
  */
 char *kversion_of_tree(const char *dir);
 

@@ -202,13 +202,18 @@ static size_t source_find(struct farm *f, const char *tarball,
 	f->srcs = xrealloc(f->srcs, (f->nsrcs + 1) * sizeof(*f->srcs));
 	fs = memset(&f->srcs[f->nsrcs], 0, sizeof(*fs));
 	/*
-	 * One tree per series: a tarball that --tarball gave to
-	 * configurations of two series gets a second directory.
+	 * One tree per tarball and series: a tarball that --tarball gave to
+	 * configurations of two series, or two tarballs of one file name,
+	 * get a directory each ('+' is in no source's own name).
 	 */
-	for (i = 0; i < f->nsrcs; i++)
-		same += !strcmp(f->srcs[i].tarball, tarball);
 	name = source_name(tarball);
-	fs->name = same ? xstrfmt("%s.%u", name, same + 1) : xstrdup(name);
+	for (i = 0; i < f->nsrcs; i++) {
+		const char *rest = f->srcs[i].name + strlen(name);
+
+		same += !strncmp(f->srcs[i].name, name, strlen(name)) &&
+			(!*rest || *rest == '+');
+	}
+	fs->name = same ? xstrfmt("%s+%u", name, same + 1) : xstrdup(name);
 	free(name);
 	fs->tarball = xstrdup(tarball);
 	fs->package = package ? xstrdup(package) : NULL;
@@ -254,6 +259,11 @@ static void tree_source(struct farm *f)
 		fs->name = source_name(config_tarball(match));
 	else
 		fs->name = xstrfmt("linux-%s", mm ? mm : "tree");
+	if (matrix_name_problem(fs->name)) {
+		free(fs->name);
+		fs->name = xstrdup("linux-tree");
+	}
+	f->tree_match = match;
 	fs->series = f->series ? xstrdup(f->series) :
 		match ? farm_matrix_series(f, match) :
 		farm_matrix_series(f, &f->m.configs[f->sel[0]]);
@@ -273,12 +283,43 @@ static void tree_source(struct farm *f)
  * (--series, the matrix's source.series, patches/series). A command that
  * builds checks each series and tarball before anything is built.
  */
-static int farm_sources(struct farm *f, struct sf_err *err)
+/*
+ * A tree of a source's version is compared with that source's goldens:
+ * the whole matrix means its configurations; one of another source named
+ * on the command line is bad usage.
+ */
+static int tree_select(struct farm *f, int named, struct sf_err *err)
+{
+	char *want = source_name(config_tarball(f->tree_match));
+	size_t kept = 0;
+	int ret = 0;
+
+	for (size_t s = 0; s < f->nsel && !ret; s++) {
+		const struct config *c = &f->m.configs[f->sel[s]];
+		char *name = source_name(config_tarball(c));
+
+		if (!strcmp(name, want))
+			f->sel[kept++] = f->sel[s];
+		else if (named)
+			ret = err_at(err, ERR_INPUT, NULL, 0, 0,
+				     "--kernel-src: the tree is %s's version; '%s' is a configuration of %s",
+				     want, c->name, name);
+		free(name);
+	}
+	f->nsel = kept;
+	free(want);
+	return ret;
+}
+
+static int farm_sources(struct farm *f, int named, struct sf_err *err)
 {
 	f->src_of = memset(xmalloc((f->nsel + 1) * sizeof(*f->src_of)), 0,
 			   (f->nsel + 1) * sizeof(*f->src_of));
-	if (f->kernel_src && f->nsel)
+	if (f->kernel_src && f->nsel) {
 		tree_source(f);
+		if (f->tree_match && tree_select(f, named, err))
+			return -1;
+	}
 	for (size_t s = 0; !f->kernel_src && s < f->nsel; s++) {
 		const struct config *c = &f->m.configs[f->sel[s]];
 		const char *tarball = f->tarball ? f->tarball :
@@ -313,7 +354,8 @@ static int farm_sources(struct farm *f, struct sf_err *err)
 		/* Missing is 'make deps' undone (125); tar would wait on a FIFO */
 		if (fs->tarball && path_exists(fs->tarball) &&
 		    input_check(fs->tarball, SIZE_MAX, err)) {
-			err_context(err, "--tarball ");
+			err_context(err, f->tarball ? "--tarball " :
+				    "kernel.tarball ");
 			return -1;
 		}
 	}
@@ -380,7 +422,19 @@ int farm_load(struct farm *f, char *const *names, int n,
 	if (f->kernel_src) {
 		struct source tree = SOURCE_INIT;
 		int bad = source_external(&tree, f->kernel_src, err);
+		char *real = dir_resolve(f->build);
 
+		/* The copy must not copy itself, nor replace the tree */
+		if (!bad && (dir_contains(tree.dir, real) ||
+			     dir_contains(real, tree.dir)))
+			bad = err_at(err, ERR_INPUT, NULL, 0, 0,
+				     "'%s' and the build directory '%s' must not hold one another",
+				     f->kernel_src, f->build);
+		if (!bad && f->tarball)
+			bad = err_at(err, ERR_INPUT, NULL, 0, 0,
+				     "'%s' goes without --tarball: the tree is the source",
+				     f->kernel_src);
+		free(real);
 		source_release(&tree);
 		if (bad) {
 			err_context(err, "--kernel-src ");
@@ -391,7 +445,7 @@ int farm_load(struct farm *f, char *const *names, int n,
 	if (count < 0)
 		return SF_EXIT_USAGE;
 	f->nsel = count;
-	if (farm_sources(f, err))
+	if (farm_sources(f, n > 0, err))
 		return SF_EXIT_USAGE;
 	/*
 	 * Only the selected configurations need their compiler here: the

@@ -40,6 +40,9 @@ struct farm {
 	const char *tarball;	/* --tarball: every configuration's source */
 	const char *kernel_src;	/* a user's tree instead of the tarball */
 	char *tree_build;	/* BUILD/tree: where a user's tree is built */
+	const struct config *tree_match;	/* a configuration of the
+						 * matrix's source of the
+						 * tree's version, or NULL */
 	const char *accel;
 	struct strv append;
 	int timeout;		/* overrides the matrix when > 0 */

@@ -113,10 +113,17 @@ int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err)
 	uint64_t h = HASH_INIT;
 	char *name;
 
+	/*
+	 * The source: its tarball and the series the matrix gives it (by
+	 * name, not content: a series edit is an incremental build, and
+	 * --series, a bisect's, keeps the kernel directory).
+	 */
 	name = source_name(c->s.src_tarball ? c->s.src_tarball :
 			   SOURCE_DEFAULT_TARBALL);
 	h = hash_str(h, name);
 	free(name);
+	h = hash_str(h, c->s.src_tarball ? c->s.src_tarball : "");
+	h = hash_str(h, c->s.src_series ? c->s.src_series : "");
 	h = hash_str(h, c->s.kernel_arch);
 	h = hash_str(h, cross);
 	h = hash_str(h, compiler ? compiler : "unknown");

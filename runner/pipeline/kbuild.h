@@ -5,8 +5,8 @@
  * ccache in build/kernels/<key>/.
  *
  * The build key hashes what decides the .config and the object code: the
- * source (its name: linux-source-6.1), the arch, the cross compiler and
- * its version, the fragments' contents. It
+ * source (the matrix's kernel.tarball and kernel.series, by name), the
+ * arch, the cross compiler and its version, the fragments' contents. It
  * leaves the patch series out on purpose: a series change is applied to the
  * shared tree file by file (source.h), so the next build of the same key is
  * incremental. Stamps in the build directory record the source content and

@@ -630,7 +630,8 @@ out:
 
 /*
  * A user's tree copied into @pp->src: every file but those a series
- * touched (and .git), whose copies in pristine/ are refreshed instead.
+ * touched (and .git, and links that are absolute or lead out of the
+ * tree), whose copies in pristine/ are refreshed instead.
  * rsync rewrites only what differs in size or mtime, and keeps the
  * tree's mtimes: after a checkout, make rebuilds only what changed.
  */
@@ -641,9 +642,13 @@ static int tree_copy(const struct prep_paths *pp, const char *dir,
 	char *log = xstrfmt("%s/copy.log", pp->root);
 	char *exclude = xstrfmt("--exclude-from=%s", list);
 	char *from = xstrfmt("%s/", dir), *to = xstrfmt("%s/", pp->src);
-	const char *argv[] = { "rsync", "-a", "--delete", "--exclude=/.git",
-			       "--exclude=/" STATE_NAME, exclude, from, to,
-			       NULL };
+	/*
+	 * --safe-links: no link that is absolute or climbs out of the tree
+	 * is copied, so the series' writes into the copy stay in it.
+	 */
+	const char *argv[] = { "rsync", "-a", "--safe-links", "--delete",
+			       "--exclude=/.git", "--exclude=/" STATE_NAME,
+			       exclude, from, to, NULL };
 	char *what = xstrfmt("copy '%s'", dir), *text = NULL;
 	size_t i, len = 0;
 	json_t *v;
