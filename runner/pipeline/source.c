@@ -186,11 +186,15 @@ static int file_mirror(const char *from, const char *to)
 	return unlink(to) && errno != ENOENT ? -1 : 0;
 }
 
-/* @argv run with its output in @log; else "cannot WHAT (see LOG)". */
+/*
+ * @argv run with its output in @log; else "cannot WHAT (see LOG):" and
+ * the log's last lines (a full disk says so there).
+ */
 static int run_logged(const char **argv, const char *log, const char *what,
 		      struct sf_err *err)
 {
 	struct proc p = PROC_INIT;
+	char *tail;
 	int code;
 
 	p.argv = argv;
@@ -198,7 +202,10 @@ static int run_logged(const char **argv, const char *log, const char *what,
 	p.err_to_out = 1;
 	if (proc_run(&p, &code) == PROC_EXITED && !code)
 		return 0;
-	return err_set(err, "cannot %s (see %s)", what, log);
+	tail = file_tail(log, 5);
+	err_set(err, "cannot %s (see %s):\n%s", what, log, tail);
+	free(tail);
+	return -1;
 }
 
 static int extract(const char *root, const char *tarball,

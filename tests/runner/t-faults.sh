@@ -174,13 +174,14 @@ check "two checks at once on one build directory both pass ($first, $second)" \
 check "... the second one waited for the first" \
 	grep -q 'in use by another sysfarm, waiting' "$TMP/second"
 
-# A build directory on a small tmpfs fills up while make compiles the
-# prepared tree: BUILD-FAIL with the compiler's complaint, nothing else.
+# A build directory on a small tmpfs fills up while the farm copies the
+# prepared tree there: BUILD-FAIL with the copy's complaint, nothing else.
 D=build/tests/disk-full
 mkdir -p "$D"
 if mount -t tmpfs -o size=6m sysfarm-disk-full "$D" 2>"$TMP/err"; then
 	CCACHE_DISABLE=1 "$SYSFARM" build --build-dir "$D" \
-		--kernel-src build/src x86_64-sysfs-off >"$TMP/out" 2>&1
+		--kernel-src build/sources/linux-source-6.1/src x86_64-sysfs-off \
+		>"$TMP/out" 2>&1
 	status=$?
 	umount "$D"
 	check "disk full during the build: exit 125 (status $status)" \

@@ -13,7 +13,7 @@
 cd "$TOP" || exit 1
 C=x86_64-sysfs-on
 BD=$TOP/build/tests/git-bisect
-REPO=$BD/linux
+REPO=$TOP/build/tests/git-bisect-linux	# outside BD: the copy is in BD
 BASE=$BD/baseline
 TARBALL=/usr/src/linux-source-6.1.tar.xz
 WQ=kernel/workqueue.c

@@ -21,14 +21,17 @@ status=$?
 check "sysfarm check: the whole matrix passes (status $status)" \
 	test "$status" -eq 0
 [ "$status" -eq 0 ] || sed 's/^/# /' "$TMP/out"
-check "results.json: 12 configurations, all PASS" jq -e \
-	'[.configs[].verdict] | length == 12 and all(. == "PASS")' \
+check "results.json: 10 configurations, all PASS" jq -e \
+	'[.configs[].verdict] | length == 10 and all(. == "PASS")' \
 	build/out/results.json
 check "JUnit XML is well-formed" xmllint --noout "$TMP/junit.xml"
 check "Markdown summary has a row per configuration" \
-	test "$(grep -c '^| .*-sysfs-' "$TMP/summary.md")" -ge 12
+	test "$(grep -c '^| .*-sysfs-' "$TMP/summary.md")" -ge 10
 
-"$SYSFARM" check --series "$ABI" $(configs 6.1) >"$TMP/out" 2>"$TMP/err"
+# On x86_64: the series rebuilds every kernel it is given, and arm's
+# sysfs-on one is rebuilt with it below.
+"$SYSFARM" check --series "$ABI" $(configs 6.1 | grep '^x86_64-') \
+	>"$TMP/out" 2>"$TMP/err"
 status=$?
 check "ABI-changing patch: check exits 1 (status $status)" test "$status" -eq 1
 jq -r '.configs[] | "\(.config) \(.verdict)"' build/out/results.json \
@@ -38,10 +41,6 @@ x86_64-sysfs-on-tca6507 DIFF
 x86_64-sysfs-on DIFF
 x86_64-sysfs-off-tca6507 PASS
 x86_64-sysfs-off PASS
-arm-sysfs-on-tca6507 DIFF
-arm-sysfs-on DIFF
-arm-sysfs-off-tca6507 PASS
-arm-sysfs-off PASS
 EOT
 check "exactly the sysfs-on configurations DIFF" \
 	diff -u "$TMP/expect" "$TMP/actual"
@@ -65,8 +64,6 @@ jq -r '.configs[] | "\(.config) \(.verdict)"' build/out/results.json \
 cat >"$TMP/expect" <<EOT
 x86_64-sysfs-on-tca6507-6.12 DIFF
 x86_64-sysfs-on-6.12 DIFF
-arm-sysfs-on-tca6507-6.12 DIFF
-arm-sysfs-on-6.12 DIFF
 EOT
 check "... every 6.12 configuration DIFFs" \
 	diff -u "$TMP/expect" "$TMP/actual"
@@ -153,7 +150,7 @@ sed -e '/^include:/,$d' \
 	-e 's#\(\[\|, \|: \)\(patches\|snapshotter\|build\)/#\1'"$TOP"'/\2/#g' \
 	matrix.yaml >"$TMP/one.yaml"
 printf '%s\n' 'exclude:' '  - {arch: arm}' '  - {sysfs: "on"}' \
-	'  - {tca6507: emulated}' >>"$TMP/one.yaml"
+	'  - {tca6507: emulated}' '  - {source: "6.12"}' >>"$TMP/one.yaml"
 mkdir "$TMP/obs1"
 cp expected/x86_64-sysfs-off.json "$TMP/obs1/"
 cp expected/x86_64-sysfs-off.json "$TMP/obs1/x86_64-gone.json"
@@ -172,7 +169,7 @@ check "update, every configuration with a snapshot (status $?)" \
 (cd expected && ls ./*.json) | grep -v x86_64-sysfs-off.json |
 	sed "s|^\.|removing obsolete $TMP/one|" | LC_ALL=C sort >"$TMP/expect"
 grep '^removing obsolete ' "$TMP/out" | LC_ALL=C sort >"$TMP/actual"
-check "... names each of the seven other goldens" \
+check "... names each of the other goldens" \
 	diff -u "$TMP/expect" "$TMP/actual"
 ls "$TMP/one" | LC_ALL=C sort >"$TMP/actual"
 printf '%s\n' abi.yaml link.json package.json redactions.yaml \
