@@ -105,6 +105,21 @@ const char *kbuild_compiler(const struct config *c, struct sf_err *err)
 	return v;
 }
 
+/* The series a matrix names, as one string: its real path if it has one. */
+static char *series_identity(const struct matrix *m, const char *series)
+{
+	char *path, *real;
+
+	if (!series)
+		return xstrdup("");
+	path = matrix_file(m, series);
+	real = realpath(path, NULL);
+	if (!real)
+		return path;
+	free(path);
+	return real;
+}
+
 int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err)
 {
 	const char *cross = c->s.cross_compile ? c->s.cross_compile : "";
@@ -116,14 +131,18 @@ int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err)
 	/*
 	 * The source: its tarball and the series the matrix gives it (by
 	 * name, not content: a series edit is an incremental build, and
-	 * --series, a bisect's, keeps the kernel directory).
+	 * --series, a bisect's, keeps the kernel directory). The series by
+	 * its real path: a matrix elsewhere naming the same file shares the
+	 * kernel.
 	 */
 	name = source_name(c->s.src_tarball ? c->s.src_tarball :
 			   SOURCE_DEFAULT_TARBALL);
 	h = hash_str(h, name);
 	free(name);
 	h = hash_str(h, c->s.src_tarball ? c->s.src_tarball : "");
-	h = hash_str(h, c->s.src_series ? c->s.src_series : "");
+	name = series_identity(m, c->s.src_series);
+	h = hash_str(h, name);
+	free(name);
 	h = hash_str(h, c->s.kernel_arch);
 	h = hash_str(h, cross);
 	h = hash_str(h, compiler ? compiler : "unknown");

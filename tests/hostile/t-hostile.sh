@@ -4,7 +4,8 @@
 # sysfarm command line, one argument a line), the files it names, and
 # `expect`: what sysfarm prints on stderr, then "status N", then what the
 # case's `after` script prints. The case runs in a fresh copy of its
-# directory (shown as CASE in messages, a progress line's seconds as [T]),
+# directory (shown as CASE in messages, a progress line's seconds as [T],
+# a build key, which hashes the series' real path, as KEY),
 # stdin from `stdin` or /dev/null, stdout in ./stdout; an executable
 # `setup` runs first (FIFOs, devices, limits: it may instead end by
 # exec'ing "$@"), `after` checks what is left (files kept, nothing written
@@ -30,7 +31,8 @@ for dir in "$TOP"/tests/hostile/*/; do
 			timeout -k 5 30 "$SYSFARM" "$@" <"$in" >stdout 2>stderr
 		fi
 		status=$?
-		sed "s|$work|CASE|g; s|$TOP|TOP|g; s|^\[ *[0-9.]*s\]|[T]|" stderr
+		sed "s|$work|CASE|g; s|$TOP|TOP|g; s|^\[ *[0-9.]*s\]|[T]|
+		     s|: kernel [0-9a-f]\{12\}\$|: kernel KEY|" stderr
 		echo "status $status"
 		if [ -x after ]; then
 			./after 2>&1 | sed "s|$work|CASE|g; s|$TOP|TOP|g"

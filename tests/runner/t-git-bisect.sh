@@ -23,6 +23,7 @@ export GIT_COMMITTER_NAME=sysfarm GIT_COMMITTER_EMAIL=sysfarm@example.invalid
 export GIT_AUTHOR_DATE='1970-01-01T00:00:00Z'
 export GIT_COMMITTER_DATE='1970-01-01T00:00:00Z'
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY
 
 g() {
 	git -C "$REPO" "$@"
@@ -37,7 +38,7 @@ commit() {
 # no auto gc: repacking 80k objects would cost minutes.
 repo_create() {
 	rm -rf "$REPO" "$BD/commits" "$BD/repo.stamp" &&
-	mkdir -p "$REPO" &&
+	mkdir -p "$REPO" "$BD" &&
 	tar -xf "$TARBALL" -C "$REPO" --strip-components=1 &&
 	g init -q -b main &&
 	g config core.looseCompression 1 &&

@@ -26,7 +26,7 @@ sed -e 's#\(\[\|, \|: \)\(patches\|snapshotter\|build\)/#\1../../\2/#g' \
 	-e 's#^\(  roots: \[.*\)\]$#\1, bus/i2c/devices]#' \
 	-e '/^  - {.*arch: arm,/d' \
 	-e '/^  - {.*sysfs: "off",$/,/}$/d' \
-	-e '/^include:$/a\  - {tca6507: emulated, arch: x86_64, probes: [i2c.probes]}' \
+	-e '/^exclude:$/i\  - {tca6507: emulated, arch: x86_64, probes: [i2c.probes]}' \
 	matrix.yaml >"$D/roots.yaml"
 # matrix.yaml ends in its exclude: list
 cat >>"$D/roots.yaml" <<'EOT'
