@@ -15,10 +15,14 @@
 static const char about[] =
 	"Builds, boots and snapshots each configuration and compares the\n"
 	"snapshot with expected/CONFIG.json, then with the ABI table\n"
-	"expected/abi.yaml (if there is one; see sysfarm abi). Verdicts: PASS,\n"
-	"DIFF, ABI-MISMATCH (equal, but the table finds fault), NEW and the\n"
-	"could-not-test ones; exit 0 all pass, 1 a difference, 125 untested,\n"
-	"2 bad input. Works in a kernel git checkout for `git bisect run`:\n"
+	"expected/abi.yaml (if there is one; see sysfarm abi). Each change is\n"
+	"classed: removed (incompatible), changed (needs review), added\n"
+	"(compatible); any change fails unless it is an addition allowed by\n"
+	"--allow-added or by the table's row (allow: {added: REASON}).\n"
+	"Verdicts: PASS, DIFF, ABI-MISMATCH (equal, but the table finds\n"
+	"fault), NEW and the could-not-test ones; exit 0 all pass, 1 a\n"
+	"difference, 125 untested, 2 bad input. Works in a kernel git\n"
+	"checkout for `git bisect run`:\n"
 	"  git bisect run sysfarm check --matrix M --kernel-src . CONFIG\n";
 
 struct check_opts {
@@ -33,6 +37,8 @@ static const struct opt check_options[] = {
 		   "also write the results as JUnit XML"),
 	OPT_STRING(0, "markdown", struct check_opts, markdown, "FILE",
 		   "also append a Markdown summary (GITHUB_STEP_SUMMARY)"),
+	OPT_BOOLEAN(0, "allow-added", struct check_opts, g.allow_added,
+		    "additions do not fail (shown, classed, allowed)"),
 	OPT_BOOLEAN(0, "tap", struct check_opts, tap,
 		    "print TAP instead of the table"),
 	OPT_COLOR(0, "color", struct check_opts, color,

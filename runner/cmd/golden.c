@@ -180,6 +180,31 @@ static int abi_load(struct golden_run *run)
 	return bad;
 }
 
+/*
+ * The additions that do not fail: where the ABI table's row says so (its
+ * reason), or all of them with --allow-added. Removals and changes always
+ * count.
+ */
+static void allow_additions(const struct golden_run *run, json_t *snap,
+			    struct diff *d)
+{
+	const char *release = json_string_value(json_object_get(
+		json_object_get(snap, "header"), "release"));
+
+	for (size_t i = 0; i < d->n; i++) {
+		struct diff_change *c = &d->v[i];
+		const char *why;
+
+		if (c->kind != DIFF_ADDED)
+			continue;
+		why = abi_allowed_added(&run->abi, c->path, release);
+		if (why)
+			diff_allow(c, why);
+		else if (run->allow_added)
+			diff_allow(c, "--allow-added");
+	}
+}
+
 /* PASS, DIFF or NEW: the snapshot against its golden, inputs apart. */
 static void compare_one(struct golden_run *run, struct run *r)
 {
@@ -203,10 +228,14 @@ static void compare_one(struct golden_run *run, struct run *r)
 	}
 	inputs_compare(gj, r->snap, &run->inputs_changed[r->i]);
 	snap_diff(gj, r->snap, &run->reds, d);
-	res->v = d->n ? V_DIFF : V_PASS;
-	if (res->v == V_DIFF)
-		err_set(&res->why, "%zu change%s against %s", d->n,
-			d->n == 1 ? "" : "s", golden);
+	allow_additions(run, r->snap, d);
+	res->v = diff_count(d) ? V_DIFF : V_PASS;
+	if (d->n) {
+		char *summary = diff_summary(d);
+
+		err_set(&res->why, "%s against %s", summary, golden);
+		free(summary);
+	}
 out:
 	/* The artifact a reviewer needs to accept or reject CI's result. */
 	df = fopen(diff_path, "w");
@@ -241,9 +270,15 @@ static void abi_one(struct farm *f, struct golden_run *run, struct run *r)
 	abi_check(&run->abi, r->snap, &kconfig, NULL, found);
 	n = abi_count(found);
 	if (n && res->v == V_PASS) {
+		/* the table's findings first, allowed additions after */
+		char allowed[ERR_FORMAT_MAX];
+
+		err_format(&res->why, allowed, sizeof(allowed));
+		err_clear(&res->why);
 		res->v = V_ABI_MISMATCH;
-		err_set(&res->why, "%zu finding%s against %s", n,
-			n == 1 ? "" : "s", run->abi.path);
+		err_set(&res->why, "%zu finding%s against %s%s%s", n,
+			n == 1 ? "" : "s", run->abi.path,
+			*allowed ? "; " : "", allowed);
 	}
 out:
 	strv_release(&kconfig);
@@ -296,6 +331,7 @@ int golden_run(struct farm *f, const struct golden_opts *o,
 	run->abi_found = xmalloc(f->nsel * sizeof(*run->abi_found));
 	for (size_t s = 0; s < f->nsel; s++)
 		run->abi_found[s] = (struct abi_findings)ABI_FINDINGS_INIT;
+	run->allow_added = o->allow_added;
 	if (golden_dir_load(&o->dir, f->top, &run->expected, &run->reds))
 		return SF_EXIT_USAGE;
 	if (goldens_validate(f, run) || (o->abi && abi_load(run)))

@@ -39,6 +39,7 @@ struct golden_opts {
 	struct golden_dir_opts dir;
 	const char *results;		/* results file to write */
 	int abi;			/* hold snapshots to DIR/abi.yaml */
+	int allow_added;		/* additions do not fail (--allow-added) */
 };
 
 /* The options check and update share, bound to struct golden_opts. */
@@ -55,6 +56,7 @@ struct golden_run {
 	struct strv foreign;		/* other DIR/NAME.json, left alone: one
 					 * message each */
 	struct abi_table abi;		/* empty without opts->abi or table */
+	int allow_added;		/* opts->allow_added */
 	struct abi_findings *abi_found;	/* indexed like f->sel */
 	struct abi_findings abi_stale;	/* rows Documentation/ABI lost */
 	json_t *report;			/* the results file's content */
@@ -65,7 +67,11 @@ struct golden_run {
  *
  * Goldens, the redaction rules and the ABI table are validated before
  * anything is built; then run_matrix() hands each fresh snapshot, in
- * memory, to the comparison with its golden. With @o->abi, a snapshot
+ * memory, to the comparison with its golden. Every change is classed
+ * (removed, changed, added: diff.h); an addition is allowed, shown but
+ * not counted, with @o->allow_added or where the ABI table's row for its
+ * path says `allow: {added: REASON}`; a snapshot whose changes are all
+ * allowed is PASS. With @o->abi, a snapshot
  * equal to its golden that the ABI table finds fault with is ABI-MISMATCH,
  * and the table's Documentation/ABI rows are checked against the tree
  * that was built. Writes BUILD/out/CONFIG/snapshot.diff beside each

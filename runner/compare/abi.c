@@ -142,6 +142,22 @@ static const struct yaml_map waive_map = {
 	.pair = waive_pair,
 };
 
+static const char *const allow_keys[] = { "added", NULL };
+
+static int allow_pair(struct yaml_file *tf, const struct yaml_pair *p,
+		      void *ctx)
+{
+	struct abi_row *r = ctx;
+
+	return text_set(tf, p->v, p->key, &r->allow_added);
+}
+
+static const struct yaml_map allow_map = {
+	.keys = allow_keys,
+	.unknown = "cannot allow '%s' (added: a removal or a change is never allowed)",
+	.pair = allow_pair,
+};
+
 /* Does @path have a ".." component? */
 static int has_dotdot(const char *path)
 {
@@ -151,11 +167,12 @@ static int has_dotdot(const char *path)
 	return 0;
 }
 
-enum { ROW_PATH, ROW_MODE, ROW_SOURCE, ROW_WHEN, ROW_WAIVE };
+enum { ROW_PATH, ROW_MODE, ROW_SOURCE, ROW_WHEN, ROW_WAIVE, ROW_ALLOW };
 
 static const char *const row_keys[] = {
 	[ROW_PATH] = "path", [ROW_MODE] = "mode", [ROW_SOURCE] = "source",
-	[ROW_WHEN] = "when", [ROW_WAIVE] = "waive", NULL
+	[ROW_WHEN] = "when", [ROW_WAIVE] = "waive", [ROW_ALLOW] = "allow",
+	NULL
 };
 
 static int row_pair(struct yaml_file *tf, const struct yaml_pair *p,
@@ -193,8 +210,10 @@ static int row_pair(struct yaml_file *tf, const struct yaml_pair *p,
 		if (r->file && !!r->value == !!r->contains)
 			return yaml_file_bad(tf, v, "'file' needs one of 'value' or 'contains'");
 		return 0;
-	default:	/* ROW_WAIVE */
+	case ROW_WAIVE:
 		return map_walk(tf, v, "'waive'", &waive_map, r);
+	default:	/* ROW_ALLOW */
+		return map_walk(tf, v, "'allow'", &allow_map, r);
 	}
 }
 
@@ -249,6 +268,7 @@ void abi_table_release(struct abi_table *t)
 		free(r->source);
 		for (int k = 0; k < ABI_NKINDS; k++)
 			free(r->waive[k]);
+		free(r->allow_added);
 	}
 	free(t->v);
 	free(t->path);
@@ -458,6 +478,25 @@ static int dir_has(json_t *dir, const char *glob)
 	return 0;
 }
 
+/* @path's row: the first that matches it and holds for @release. */
+static const struct abi_row *row_of(const struct abi_table *t,
+				    const char *path, const char *release)
+{
+	for (size_t j = 0; j < t->n; j++)
+		if (row_in_release(&t->v[j], release) &&
+		    !fnmatch(row_glob(&t->v[j]), path, FNM_PATHNAME))
+			return &t->v[j];
+	return NULL;
+}
+
+const char *abi_allowed_added(const struct abi_table *t, const char *path,
+			      const char *release)
+{
+	const struct abi_row *r = row_of(t, path, release);
+
+	return r ? r->allow_added : NULL;
+}
+
 /* Each file has a row that holds for @release, and that row's mode. */
 static void files_check(const struct abi_table *t, const struct tree *tr,
 			const char *release, struct abi_findings *out)
@@ -465,15 +504,12 @@ static void files_check(const struct abi_table *t, const struct tree *tr,
 	for (size_t i = 0; i < tr->n; i++) {
 		const struct tree_node *n = &tr->v[i];
 		unsigned int mode = node_mode(n->node);
-		const struct abi_row *r = NULL;
+		const struct abi_row *r;
 
 		if (n->dir)
 			continue;
 		out->files++;
-		for (size_t j = 0; j < t->n && !r; j++)
-			if (row_in_release(&t->v[j], release) &&
-			    !fnmatch(row_glob(&t->v[j]), n->path, FNM_PATHNAME))
-				r = &t->v[j];
+		r = row_of(t, n->path, release);
 		if (!r)
 			finding_add(out, ABI_UNDOCUMENTED, n->path, NULL,
 				    xstrfmt("%04o, no row of %s matches", mode,

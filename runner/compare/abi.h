@@ -34,6 +34,7 @@ struct abi_row {
 	char *before;		/* when: ... older than this version */
 	char *source;		/* Documentation/ABI/... is checked */
 	char *waive[ABI_NKINDS];	/* reasons, by kind */
+	char *allow_added;	/* why a new file here may pass a check */
 	size_t line;
 };
 
@@ -54,8 +55,10 @@ struct abi_table {
  * nor with a '..' component), optional `when` (a mapping of `kconfig`,
  * and/or `file` with `value` or `contains`, and/or `since` and `before`,
  * kernel versions that bound the row: a snapshot's header.release, a
- * tree's Makefile version) and `waive` (a mapping of
- * `missing`, `mode` or `stale` to a reason).
+ * tree's Makefile version), `waive` (a mapping of
+ * `missing`, `mode` or `stale` to a reason) and `allow` (`added`: the
+ * reason a file the golden does not have may appear here without failing
+ * `check`).
  *
  * Return: 0, or -1 with @err set: "FILE:LINE:COL: message" for bad
  * input, errno kept when the file cannot be read (@err says so).
@@ -109,6 +112,17 @@ void abi_check(const struct abi_table *t, json_t *snap,
  */
 int abi_check_docs(const struct abi_table *t, const char *tree,
 		   struct abi_findings *out, struct sf_err *err);
+
+/**
+ * abi_allowed_added() - may a new file at @path pass?
+ * @path: relative to the sysfs mount, as a diff names it
+ * @release: the snapshot's kernel release (NULL: any)
+ *
+ * Return: the `allow: {added: REASON}` of the row that is @path's (the
+ * first that matches it and holds for @release), or NULL.
+ */
+const char *abi_allowed_added(const struct abi_table *t, const char *path,
+			      const char *release);
 
 /* The reason @f is waived, or NULL when it counts. */
 const char *abi_waived(const struct abi_finding *f);

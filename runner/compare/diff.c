@@ -663,6 +663,7 @@ void diff_release(struct diff *d)
 		free(d->v[i].path);
 		free(d->v[i].old);
 		free(d->v[i].new);
+		free(d->v[i].allowed);
 	}
 	free(d->v);
 	*d = (struct diff)DIFF_INIT;
@@ -685,6 +686,60 @@ const char *diff_kind_name(enum diff_kind k)
 	return k < DIFF_NR ? kind_names[k] : "?";
 }
 
+static const char *const class_names[DIFF_CLASS_NR] = {
+	[DIFF_CLASS_REMOVED] = "removed",
+	[DIFF_CLASS_CHANGED] = "changed",
+	[DIFF_CLASS_ADDED] = "added",
+};
+
+enum diff_class diff_class_of(enum diff_kind k)
+{
+	return k == DIFF_ADDED ? DIFF_CLASS_ADDED :
+	       k == DIFF_REMOVED ? DIFF_CLASS_REMOVED : DIFF_CLASS_CHANGED;
+}
+
+const char *diff_class_name(enum diff_class c)
+{
+	return c < DIFF_CLASS_NR ? class_names[c] : "?";
+}
+
+void diff_allow(struct diff_change *c, const char *reason)
+{
+	if (!c->allowed)
+		c->allowed = xstrdup(reason);
+}
+
+size_t diff_count(const struct diff *d)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->n; i++)
+		n += !d->v[i].allowed;
+	return n;
+}
+
+char *diff_summary(const struct diff *d)
+{
+	size_t count[2][DIFF_CLASS_NR] = { { 0 } };
+	struct buf b = { 0 };
+
+	for (size_t i = 0; i < d->n; i++)
+		count[!!d->v[i].allowed][diff_class_of(d->v[i].kind)]++;
+	for (int allowed = 0; allowed < 2; allowed++)
+		for (int c = 0; c < DIFF_CLASS_NR; c++) {
+			char *part;
+
+			if (!count[allowed][c])
+				continue;
+			part = xstrfmt("%s%zu %s%s", b.s ? ", " : "",
+				       count[allowed][c], class_names[c],
+				       allowed ? " (allowed)" : "");
+			buf_str(&b, part);
+			free(part);
+		}
+	return b.s ? b.s : xstrdup("no change");
+}
+
 char *diff_change_format(const struct diff_change *c, int color)
 {
 	struct buf b = { 0 };
@@ -705,6 +760,11 @@ char *diff_change_format(const struct diff_change *c, int color)
 		buf_str(&b, c->old ? c->old : "(none)");
 		buf_str(&b, " -> ");
 		buf_str(&b, c->new ? c->new : "(none)");
+	}
+	if (c->allowed) {
+		buf_str(&b, " (allowed: ");
+		buf_escaped(&b, c->allowed, strlen(c->allowed), "");
+		buf_str(&b, ")");
 	}
 	if (color)
 		buf_str(&b, "\033[m");
@@ -734,10 +794,17 @@ json_t *diff_to_json(const struct diff *d)
 	for (size_t i = 0; i < d->n; i++) {
 		const struct diff_change *c = &d->v[i];
 
-		json_array_append_new(arr, json_pack("{s:s, s:s, s:o, s:o}",
-			"kind", diff_kind_name(c->kind), "path", c->path,
+		json_t *e = json_pack("{s:s, s:s, s:s, s:o, s:o}",
+			"kind", diff_kind_name(c->kind),
+			"class", diff_class_name(diff_class_of(c->kind)),
+			"path", c->path,
 			"old", string_or_null(c->old),
-			"new", string_or_null(c->new)));
+			"new", string_or_null(c->new));
+
+		if (c->allowed)
+			json_object_set_new(e, "allowed",
+					    json_string(c->allowed));
+		json_array_append_new(arr, e);
 	}
 	return arr;
 }
@@ -751,19 +818,22 @@ int diff_from_json(struct diff *d, json_t *arr, const char *what,
 	if (!json_is_array(arr))
 		return err_set(err, "%s: must be an array", what);
 	json_array_foreach(arr, i, c) {
-		const char *kind, *path;
-		json_t *old = NULL, *new = NULL;
+		const char *kind, *path, *class = NULL;
+		json_t *old = NULL, *new = NULL, *allowed = NULL;
 		json_error_t jerr;
 		int k;
 
 		if (json_unpack_ex(c, &jerr, JSON_STRICT,
-				   "{s:s, s:s, s?o, s?o}", "kind", &kind,
-				   "path", &path, "old", &old, "new", &new))
+				   "{s:s, s?s, s:s, s?o, s?o, s?o}", "kind", &kind,
+				   "class", &class, "path", &path, "old", &old,
+				   "new", &new, "allowed", &allowed))
 			return err_set(err, "%s[%zu]: %s", what, i, jerr.text);
 		if ((old && !json_is_string(old) && !json_is_null(old)) ||
-		    (new && !json_is_string(new) && !json_is_null(new)))
+		    (new && !json_is_string(new) && !json_is_null(new)) ||
+		    (allowed && !json_is_string(allowed) &&
+		     !json_is_null(allowed)))
 			return err_set(err, "%s[%zu]: %s", what, i,
-				       "old and new must be strings or null");
+				       "old, new and allowed must be strings or null");
 		for (k = 0; k < DIFF_NR && strcmp(kind, kind_names[k]); k++)
 			;
 		if (k == DIFF_NR)
@@ -775,9 +845,18 @@ int diff_from_json(struct diff *d, json_t *arr, const char *what,
 			return err_set(err, "%s[%zu]: '%s' entry has no '%s'",
 				       what, i, kind,
 				       k == DIFF_ADDED ? "new" : "old");
+		if (class && strcmp(class, diff_class_name(diff_class_of(k))))
+			return err_set(err, "%s[%zu]: a '%s' change is class '%s', not '%s'",
+				       what, i, kind,
+				       diff_class_name(diff_class_of(k)), class);
+		if (json_is_string(allowed) && k != DIFF_ADDED)
+			return err_set(err, "%s[%zu]: only an addition can be allowed, not a '%s' change",
+				       what, i, kind);
 		change_add(d, (enum diff_kind)k, path,
 			   xstrdup_or_null(json_string_value(old)),
 			   xstrdup_or_null(json_string_value(new)));
+		if (json_is_string(allowed))
+			diff_allow(&d->v[d->n - 1], json_string_value(allowed));
 	}
 	return 0;
 }

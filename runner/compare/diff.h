@@ -22,6 +22,19 @@ enum diff_kind {
 };
 
 /*
+ * What a change means to userland, as libabigail's abidiff sorts them:
+ * something it could rely on is gone (incompatible), something new is
+ * there (compatible), or something is different (needs review). Ordered
+ * most severe first.
+ */
+enum diff_class {
+	DIFF_CLASS_REMOVED,	/* DIFF_REMOVED: incompatible */
+	DIFF_CLASS_CHANGED,	/* type, mode, value, ...: needs review */
+	DIFF_CLASS_ADDED,	/* DIFF_ADDED: compatible */
+	DIFF_CLASS_NR
+};
+
+/*
  * One change. @path is raw: a sysfs path relative to the mount as the
  * snapshot spells it (class/leds/x/brightness; a followed link's own node
  * is "link/", what it holds "link/name"), or sysfs.mounted, probes[N],
@@ -29,12 +42,15 @@ enum diff_kind {
  * it). @old and @new are for display: values quoted with C escapes
  * ("256\n", "\xff"), errno names bare (EACCES), "<redacted>", modes, node
  * summaries (file 0644 "1\n"); NULL where that side has nothing.
+ * @allowed is the reason an addition does not fail (--allow-added, or an
+ * ABI table row's `allow: {added: REASON}`), NULL when the change counts.
  */
 struct diff_change {
 	enum diff_kind kind;
 	char *path;
 	char *old;
 	char *new;
+	char *allowed;
 };
 
 struct diff {
@@ -63,12 +79,33 @@ void diff_release(struct diff *d);
 /* "added", "removed", "type", ...: the kind's name in JSON. */
 const char *diff_kind_name(enum diff_kind k);
 
+enum diff_class diff_class_of(enum diff_kind k);
+
+/* "removed", "changed" or "added": the class's name in JSON and text. */
+const char *diff_class_name(enum diff_class c);
+
+/* Sets @c's allowed reason (a copy of @reason) if it has none yet. */
+void diff_allow(struct diff_change *c, const char *reason);
+
+/* How many changes count: those not allowed. */
+size_t diff_count(const struct diff *d);
+
+/**
+ * diff_summary() - the changes counted by class, most severe first
+ *
+ * "1 removed, 2 changed", with the allowed ones after the rest: "4 added
+ * (allowed)"; "no change" for none. Return: a malloc'd string.
+ */
+char *diff_summary(const struct diff *d);
+
 /**
  * diff_change_format() - one terminal line, without newline
  * @color: wrap it in ANSI colour (green +, red -, yellow ~)
  *
- * "+ PATH: NEW", "- PATH: OLD" or "~ PATH: KIND OLD -> NEW"; control
- * characters in PATH are escaped. Return: a malloc'd string.
+ * "+ PATH: NEW", "- PATH: OLD" or "~ PATH: KIND OLD -> NEW" (the
+ * marker is the class: + added, - removed, ~ changed), then
+ * " (allowed: REASON)" for an allowed one; control characters in PATH
+ * and REASON are escaped. Return: a malloc'd string.
  */
 char *diff_change_format(const struct diff_change *c, int color);
 
@@ -76,7 +113,10 @@ char *diff_change_format(const struct diff_change *c, int color);
 void diff_print(FILE *out, const struct diff *d, const char *prefix,
 		int color);
 
-/* [{"kind": ..., "path": ..., "old": ..., "new": ...}], a new reference. */
+/*
+ * [{"kind": ..., "class": ..., "path": ..., "old": ..., "new": ...}], an
+ * allowed change with "allowed": REASON too; a new reference.
+ */
 json_t *diff_to_json(const struct diff *d);
 
 /**
@@ -85,7 +125,9 @@ json_t *diff_to_json(const struct diff *d);
  *
  * Refuses what diff_to_json() never writes and diff_change_format()
  * could not print: an "added" change whose "new" is not a string, a
- * "removed" one whose "old" is not.
+ * "removed" one whose "old" is not, a "class" that is not its kind's, an
+ * "allowed" reason on a change that is not an addition. "class" and
+ * "allowed" are optional (results files of older versions).
  *
  * Return: 0, or -1 with @err set ("WHAT[3]: unknown kind 'x'").
  */

@@ -391,15 +391,22 @@ static const char *verdict_icon(enum verdict v)
 static void md_details(FILE *out, json_t *c, const struct strv *lines)
 {
 	size_t fence = fence_len(lines), n = 0, l;
-	json_t *diff = json_object_get(c, "diff");
+	struct diff d = DIFF_INIT;
+	struct sf_err err = SF_ERR_INIT;	/* report_check() saw it */
 
 	/* no Markdown inside an HTML block: only HTML escapes */
 	fputs("<details><summary>", out);
 	report_md_put(out, config_name(c), 0);
 	fprintf(out, ": %s", json_string_value(json_object_get(c, "verdict")));
-	if (json_array_size(diff))
-		fprintf(out, ", %zu change%s", json_array_size(diff),
-			json_array_size(diff) == 1 ? "" : "s");
+	/* the changes by class: "1 removed, 2 changed" */
+	if (json_array_size(json_object_get(c, "diff")) &&
+	    !diff_from_json(&d, json_object_get(c, "diff"), "diff", &err)) {
+		char *summary = diff_summary(&d);
+
+		fprintf(out, ", %s", summary);
+		free(summary);
+	}
+	diff_release(&d);
 	fputs("</summary>\n\n", out);
 	for (n = 0; n < fence; n++)
 		fputc('`', out);

@@ -3,7 +3,8 @@
 # Goldens end to end: the matrix passes against expected/; a patch that
 # changes one mode, one value and removes one attribute makes exactly the
 # sysfs-on configurations of its source DIFF (6.1 and 6.12 each their
-# own, 6.1's sysfs-off ones PASS), naming those paths; NEW, obsolete goldens
+# own, 6.1's sysfs-off ones PASS), naming those paths, each change
+# classed (removed, changed) and summed up so; NEW, obsolete goldens
 # (update removes only its own, after a whole matrix gave snapshots),
 # changed inputs, CI=true refusal, and interrupted updates.
 . "$(dirname "$0")/../lib.sh"
@@ -52,6 +53,21 @@ check "the diff names the mode, the value and the removed attribute" \
 	diff -u "$TMP/expect" "$TMP/actual"
 check "check prints the diff with full paths" grep -q \
 	'bus/workqueue/devices/sysfarm_unbound/.*numa' "$TMP/out"
+# Each change classed: the removal incompatible, mode and value to review.
+jq -r '.configs[].diff[] | "\(.class) \(.kind)"' build/out/results.json |
+	sort -u >"$TMP/actual"
+printf '%s\n' "changed mode" "changed value" "removed removed" >"$TMP/expect"
+check "... each change classed: removed, or changed (mode, value)" \
+	diff -u "$TMP/expect" "$TMP/actual"
+# summed per configuration, most severe first, from results.json's counts
+jq -r '.configs[] | select(.verdict == "DIFF") | "\(.config): DIFF: \(
+	[.diff[] | select(.class == "removed")] | length) removed, \(
+	[.diff[] | select(.class == "changed")] | length) changed against "' \
+	build/out/results.json >"$TMP/expect"
+grep -F -f "$TMP/expect" "$TMP/out" | sed 's/ against .*/ against /' \
+	>"$TMP/actual"
+check "... and summed up per configuration: N removed, M changed" \
+	diff -u "$TMP/expect" "$TMP/actual"
 
 # The same on 6.12, by its own series: its configurations (all sysfs-on)
 # DIFF.

@@ -16,7 +16,8 @@ options() {
 	case $1 in
 	list) set -- --json --github --kernels $common ;;
 	build | run) set -- $common ;;
-	check) set -- $golden --junit --markdown --tap --color $common ;;
+	check) set -- $golden --allow-added --junit --markdown --tap --color \
+		$common ;;
 	update) set -- --force $golden $common ;;
 	bisect) set -- --good --bad $common ;;
 	abi) set -- --table --goldens --kernel-tree --snapshot --kconfig \
