@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd/builtin.h"
+#include "cmd/golden.h"
 #include "cmd/ui.h"
 #include "compare/diff.h"
 #include "compare/redact.h"
@@ -95,7 +96,10 @@ static void log_replay(struct bisect *b)
 	free(text);
 }
 
-/* run_matrix()'s hook for a step: PASS or DIFF against the golden. */
+/*
+ * run_matrix()'s hook for a step: PASS or DIFF against the golden, a DIFF
+ * confirmed by a second boot.
+ */
 static void step_compare(void *ctx, struct farm *f, struct run *r)
 {
 	struct bisect *b = ctx;
@@ -110,6 +114,9 @@ static void step_compare(void *ctx, struct farm *f, struct run *r)
 		r->res.v = b->diff.n ? V_DIFF : V_PASS;
 	}
 	json_decref(golden);
+	/* a step is only bad if its kernel says so twice: FLAKY skips it */
+	if (r->res.v == V_DIFF)
+		golden_confirm(f, r, &b->reds);
 }
 
 /* Step k: the first k patches, built, booted, compared with the golden. */

@@ -284,6 +284,61 @@ out:
 	strv_release(&kconfig);
 }
 
+/* At most this many of the paths two boots disagree on, in the message */
+#define FLAKY_PATHS 5
+
+int golden_confirm(struct farm *f, struct run *r,
+		   const struct redactions *reds)
+{
+	struct result *res = &r->res, again;
+	json_t *snap = run_confirm(f, r, &again);
+	struct diff d = DIFF_INIT;
+	char *confirm = path_snapshot_confirm(r->out);
+	char *paths = xstrdup("");
+	int confirmed = 0;
+
+	res->boot_seconds += again.boot_seconds;
+	for (int i = 0; i < again.nretried && res->nretried < ATTEMPTS_MAX; i++)
+		res->retried[res->nretried++] = again.retried[i];
+	if (!snap) {
+		char text[ERR_FORMAT_MAX];
+
+		err_format(&again.why, text, sizeof(text));
+		err_clear(&res->why);
+		err_set(&res->why, "the confirming boot gave %s: %s",
+			verdict_name(again.v), text);
+		res->v = V_FLAKY;
+		goto out;
+	}
+	if (snap_check(confirm, snap, &res->why)) {
+		res->v = V_FLAKY;
+		goto out;
+	}
+	snap_diff(r->snap, snap, reds, &d);
+	confirmed = !d.n;
+	if (confirmed)
+		goto out;
+	for (size_t i = 0; i < d.n && i < FLAKY_PATHS; i++) {
+		char *q = diff_quote(d.v[i].path, strlen(d.v[i].path));
+		char *more = xstrfmt("%s%s%s", paths, i ? ", " : "", q);
+
+		free(q);
+		free(paths);
+		paths = more;
+	}
+	err_clear(&res->why);
+	err_set(&res->why, "two boots of one kernel disagree on %zu path%s: %s%s (%s, %s)",
+		d.n, d.n == 1 ? "" : "s", paths, d.n > FLAKY_PATHS ? ", ..." : "",
+		r->snapshot, confirm);
+	res->v = V_FLAKY;
+out:
+	free(paths);
+	diff_release(&d);
+	json_decref(snap);
+	free(confirm);
+	return confirmed;
+}
+
 /* run_matrix()'s hook for check and update, on each fresh snapshot. */
 static void golden_one(void *ctx, struct farm *f, struct run *r)
 {
@@ -292,6 +347,8 @@ static void golden_one(void *ctx, struct farm *f, struct run *r)
 	compare_one(run, r);
 	if (run->abi.path && verdict_exit(r->res.v) != SF_EXIT_UNTESTED)
 		abi_one(f, run, r);
+	if (r->res.v == V_DIFF || r->res.v == V_ABI_MISMATCH)
+		run->confirmed[r->i] = golden_confirm(f, r, &run->reds);
 }
 
 /* results.json: each run's result.json with what the comparison found. */
@@ -308,6 +365,8 @@ static json_t *results_json(const struct farm *f, const struct golden_run *run)
 				json_string(run->inputs_changed[s].v[i]));
 		json_object_set_new(e, "diff", diff_to_json(&run->diffs[s]));
 		json_object_set_new(e, "inputs_changed", changed);
+		json_object_set_new(e, "confirmed",
+				    json_boolean(run->confirmed[s]));
 		json_object_set_new(e, "abi",
 				    abi_to_json(&run->abi_found[s]));
 		json_array_append_new(arr, e);
@@ -329,6 +388,8 @@ int golden_run(struct farm *f, const struct golden_opts *o,
 	run->diffs = xmalloc(f->nsel * sizeof(*run->diffs));
 	run->inputs_changed = xmalloc(f->nsel * sizeof(*run->inputs_changed));
 	run->abi_found = xmalloc(f->nsel * sizeof(*run->abi_found));
+	run->confirmed = xmalloc(f->nsel * sizeof(*run->confirmed));
+	memset(run->confirmed, 0, f->nsel * sizeof(*run->confirmed));
 	for (size_t s = 0; s < f->nsel; s++)
 		run->abi_found[s] = (struct abi_findings)ABI_FINDINGS_INIT;
 	run->allow_added = o->allow_added;
@@ -417,6 +478,7 @@ void golden_release(const struct farm *f, struct golden_run *run)
 		abi_findings_release(&run->abi_found[s]);
 	}
 	free(run->abi_found);
+	free(run->confirmed);
 	abi_findings_release(&run->abi_stale);
 	abi_table_release(&run->abi);
 	free(run->diffs);

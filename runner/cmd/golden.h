@@ -2,7 +2,7 @@
 /*
  * Golden files: expected/<config>.json compared with fresh snapshots, one
  * verdict per configuration, the inputs header compared on its own.
- * Shared by `sysfarm check` and `sysfarm update`.
+ * Shared by `sysfarm check` and `sysfarm update`; bisect confirms with it.
  */
 #ifndef SYSFARM_GOLDEN_H
 #define SYSFARM_GOLDEN_H
@@ -59,6 +59,8 @@ struct golden_run {
 	int allow_added;		/* opts->allow_added */
 	struct abi_findings *abi_found;	/* indexed like f->sel */
 	struct abi_findings abi_stale;	/* rows Documentation/ABI lost */
+	unsigned char *confirmed;	/* indexed like f->sel: a second boot
+					 * gave the same snapshot */
 	json_t *report;			/* the results file's content */
 };
 
@@ -71,7 +73,9 @@ struct golden_run {
  * (removed, changed, added: diff.h); an addition is allowed, shown but
  * not counted, with @o->allow_added or where the ABI table's row for its
  * path says `allow: {added: REASON}`; a snapshot whose changes are all
- * allowed is PASS. With @o->abi, a snapshot
+ * allowed is PASS. A DIFF or ABI-MISMATCH is confirmed by booting the
+ * kernel again (run_confirm()): two snapshots that disagree are FLAKY.
+ * With @o->abi, a snapshot
  * equal to its golden that the ABI table finds fault with is ABI-MISMATCH,
  * and the table's Documentation/ABI rows are checked against the tree
  * that was built. Writes BUILD/out/CONFIG/snapshot.diff beside each
@@ -84,6 +88,21 @@ struct golden_run {
  */
 int golden_run(struct farm *f, const struct golden_opts *o,
 	       struct golden_run *run);
+
+/**
+ * golden_confirm() - is @r's DIFF or ABI-MISMATCH what its kernel does?
+ * @reds: the rules both snapshots are normalized by
+ *
+ * Boots the kernel again (run_confirm()) and compares the two snapshots:
+ * a verdict is only reported once the same kernel gives it twice. When
+ * they disagree, or the second boot gives none, @r becomes FLAKY (could
+ * not test), its message naming the paths that differ (at most 5) and
+ * both snapshot files, which stay.
+ *
+ * Return: 1 when the second snapshot is the first's, else 0.
+ */
+int golden_confirm(struct farm *f, struct run *r,
+		   const struct redactions *reds);
 
 /*
  * The summary table, then per configuration its inputs changes (first, on

@@ -97,6 +97,13 @@ int ui_summary(const struct farm *f, const struct run *runs)
 		if (*err_format(&r->res.why, text, sizeof(text)))
 			printf("\n%s: %s: %s\n", r->c->name,
 			       verdict_name(r->res.v), text);
+		if (r->res.nretried) {
+			printf("%s: booted again after", r->c->name);
+			for (int i = 0; i < r->res.nretried; i++)
+				printf("%s %s", i ? "," : "",
+				       verdict_name(r->res.retried[i]));
+			printf("\n");
+		}
 	}
 	return status;
 }

@@ -61,7 +61,8 @@ int ui_setup(struct farm *f, int argc, char **argv,
 	     const struct opt_cmd *cmd, void *ctx, int *status);
 
 /**
- * ui_summary() - one line per run on stdout, then each one's message
+ * ui_summary() - one line per run on stdout, then each one's message and
+ * the verdicts of the boots it retried
  *
  * Return: the folded exit status.
  */

@@ -11,15 +11,21 @@
 #include "lib/verdict.h"
 #include "snapshotter/text.h"
 
-static enum verdict verdict_of(json_t *c)
+/* The verdict @j names, or V_NR. */
+static enum verdict verdict_named(json_t *j)
 {
-	const char *name = json_string_value(json_object_get(c, "verdict"));
+	const char *name = json_string_value(j);
 	int v;
 
 	for (v = 0; name && v < V_NR; v++)
 		if (!strcmp(verdict_name((enum verdict)v), name))
 			break;
 	return name ? (enum verdict)v : V_NR;
+}
+
+static enum verdict verdict_of(json_t *c)
+{
+	return verdict_named(json_object_get(c, "verdict"));
 }
 
 /* More than anyone waits, and a sum of them stays finite. */
@@ -38,6 +44,7 @@ static const char *config_bad(json_t *c)
 		{ "seconds", JSON_REAL, "\"seconds\" must be a number" },
 		{ "inputs_changed", JSON_ARRAY,
 		  "\"inputs_changed\" must be an array" },
+		{ "retried", JSON_ARRAY, "\"retried\" must be an array" },
 	};
 	json_t *v, *in;
 	size_t i;
@@ -62,6 +69,13 @@ static const char *config_bad(json_t *c)
 	json_array_foreach(v, i, in)
 		if (!json_is_string(in))
 			return "\"inputs_changed\" must hold strings";
+	v = json_object_get(c, "retried");
+	json_array_foreach(v, i, in)
+		if (verdict_named(in) == V_NR)
+			return "\"retried\" must hold verdicts' names";
+	v = json_object_get(c, "confirmed");
+	if (v && !json_is_boolean(v))
+		return "\"confirmed\" must be true or false";
 	return NULL;
 }
 
@@ -143,7 +157,8 @@ static char *text_clean(const char *s, size_t n, const char *special)
 /*
  * What a configuration's report says beyond its verdict, one entry a
  * line: the changed inputs first (so that nobody mistakes a kernel
- * update for an ABI change), the message, the diff.
+ * update for an ABI change), the message, the boots retried and whether
+ * a second boot confirmed it, the diff.
  */
 static void case_lines(json_t *c, struct strv *lines)
 {
@@ -168,6 +183,12 @@ static void case_lines(json_t *c, struct strv *lines)
 		free(s);
 		msg += n + (msg[n] == '\n');
 	}
+	/* report_check() saw verdicts' names, plain words */
+	json_array_foreach(json_object_get(c, "retried"), i, v)
+		strv_pushf(lines, "booted again after %s",
+			   json_string_value(v));
+	if (json_is_true(json_object_get(c, "confirmed")))
+		strv_push(lines, "confirmed by a second boot");
 	/* report_check() saw that the diff converts */
 	if (json_object_get(c, "diff") &&
 	    !diff_from_json(&d, json_object_get(c, "diff"), "diff", &err))

@@ -45,6 +45,7 @@ PATH_FUNC(path_config_stamp, "sysfarm-config.stamp")
 PATH_FUNC(path_build_stamp, "sysfarm-build.stamp")
 
 PATH_FUNC(path_snapshot, "snapshot.json")
+PATH_FUNC(path_snapshot_confirm, "snapshot.confirm.json")
 PATH_FUNC(path_snapshot_diff, "snapshot.diff")
 PATH_FUNC(path_result, "result.json")
 PATH_FUNC(path_console, "console.log")

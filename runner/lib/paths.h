@@ -15,7 +15,8 @@
  *   BUILD/kernels/KEY/          .config build.log sysfarm-*.stamp and
  *                               the image (arch/x86/boot/bzImage)
  *   BUILD/out/results.json
- *   BUILD/out/CONFIG/           snapshot.json snapshot.diff result.json
+ *   BUILD/out/CONFIG/           snapshot.json snapshot.confirm.json
+ *                               snapshot.diff result.json
  *                               console.log qemu.log channel.out
  *                               initramfs.cpio virt.dtb virt.dts
  *                               board.dts board.dtb dtc.log
@@ -59,6 +60,8 @@ char *path_build_stamp(const char *kernel);	/* what made the image */
 
 /* In a configuration's out directory, path_out(). */
 char *path_snapshot(const char *out);		/* snapshot.json */
+/* snapshot.confirm.json: the second boot of a DIFF or ABI-MISMATCH */
+char *path_snapshot_confirm(const char *out);
 char *path_snapshot_diff(const char *out);	/* snapshot.diff */
 char *path_result(const char *out);		/* result.json */
 char *path_console(const char *out);		/* console.log */

@@ -19,7 +19,14 @@ static const struct {
 	[V_TIMEOUT] = { "TIMEOUT", SF_EXIT_UNTESTED },
 	[V_CORRUPT] = { "CORRUPT", SF_EXIT_UNTESTED },
 	[V_NO_SNAPSHOT] = { "NO-SNAPSHOT", SF_EXIT_UNTESTED },
+	[V_FLAKY] = { "FLAKY", SF_EXIT_UNTESTED },
 };
+
+int verdict_retried(enum verdict v)
+{
+	return v == V_QEMU_FAIL || v == V_TIMEOUT || v == V_CORRUPT ||
+	       v == V_NO_SNAPSHOT;
+}
 
 const char *verdict_name(enum verdict v)
 {

@@ -16,10 +16,17 @@ enum verdict {
 	V_TIMEOUT,	/* no snapshot within the time limit */
 	V_CORRUPT,	/* the channel was truncated or failed its checksum */
 	V_NO_SNAPSHOT,	/* the guest ended without sending a snapshot */
+	V_FLAKY,	/* check: two boots of one kernel disagree */
 	V_NR
 };
 
 const char *verdict_name(enum verdict v);
+
+/*
+ * An infrastructure failure, which a boot retries (QEMU-FAIL, TIMEOUT,
+ * CORRUPT, NO-SNAPSHOT); PANIC is the kernel's and never retried away.
+ */
+int verdict_retried(enum verdict v);
 
 /* The exit status a verdict asks for; see exitcode.h. */
 int verdict_exit(enum verdict v);

@@ -12,7 +12,7 @@
 /* The busybox applets /init and the probes' helpers use. */
 static const char *const applets[] = {
 	"sh", "mount", "mkdir", "cat", "stty", "reboot", "sleep", "head",
-	"dd", "grep", "echo", "printf", "ls", "tr", "mkfifo",
+	"dd", "grep", "echo", "printf", "ls", "tr", "mkfifo", "od", "umount",
 };
 
 static const struct {
@@ -22,6 +22,7 @@ static const struct {
 	{ "dev/console", 5, 1 },
 	{ "dev/null", 1, 3 },
 	{ "dev/kmsg", 1, 11 },
+	{ "dev/urandom", 1, 9 },
 	{ "dev/ttyS0", 4, 64 },
 	{ "dev/ttyS1", 4, 65 },
 	{ "dev/ttyAMA0", 204, 64 },

@@ -90,6 +90,8 @@ static const struct field settings_fields[] = {
 	  .rule = R_SYSFS_PATH },
 	{ .key = "timeout", .type = F_INT, .off = S(timeout),
 	  .min = 1, .max = 86400 },
+	{ .key = "attempts", .type = F_INT, .off = S(attempts),
+	  .min = 1, .max = ATTEMPTS_MAX },
 	{ .key = "smp", .type = F_INT, .off = S(smp), .min = 1, .max = 64 },
 	{ .key = "memory", .type = F_INT, .off = S(memory),
 	  .min = 32, .max = 16384 },

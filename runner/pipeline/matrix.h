@@ -8,6 +8,9 @@
 
 #include "lib/util.h"
 
+/* At most this many boots for a QEMU-FAIL, TIMEOUT, CORRUPT, NO-SNAPSHOT */
+#define ATTEMPTS_MAX 5
+
 /* What an axis value, `defaults` or an include entry may set. */
 struct settings {
 	char *tag;			/* this value's part of a config name */
@@ -18,6 +21,7 @@ struct settings {
 	struct strv kmsg;		/* kernel log prefixes to keep */
 	struct strv roots;		/* sysfs subtrees to snapshot */
 	int timeout;			/* seconds from QEMU start */
+	int attempts;			/* boots of an infrastructure failure */
 	int smp;
 	int memory;			/* MiB */
 	char *kernel_arch;		/* ARCH= */

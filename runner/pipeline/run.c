@@ -306,8 +306,8 @@ out:
 	return ret;
 }
 
-/* The boot stage. Return: 0 with @run->snap, or -1 with its verdict. */
-static int run_boot(struct farm *f, struct run *run)
+/* One boot. Return: 0 with @run->snap, or -1 with its verdict. */
+static int boot_once(struct farm *f, struct run *run)
 {
 	const struct config *c = run->c;
 	struct result *r = &run->res;
@@ -339,9 +339,9 @@ static int run_boot(struct farm *f, struct run *run)
 		json_decref(run->snap);
 		run->snap = NULL;
 	}
-	r->boot_seconds = now_seconds() - t;
+	r->boot_seconds += now_seconds() - t;
 	farm_progress(f, c, "%s after %.1f s", verdict_name(r->v),
-		      r->boot_seconds);
+		      now_seconds() - t);
 	ret = r->v == V_SNAPSHOT ? 0 : -1;
 out:
 	free(kdir);
@@ -352,18 +352,59 @@ out:
 	return ret;
 }
 
+/*
+ * The boot stage: an infrastructure failure is booted again while the
+ * matrix's `attempts` allow, each retried verdict kept; a PANIC, or any
+ * verdict of the kernel's, stands at once.
+ * Return: 0 with @run->snap, or -1 with its verdict.
+ */
+static int run_boot(struct farm *f, struct run *run)
+{
+	struct result *r = &run->res;
+	int attempts = run->c->s.attempts ? run->c->s.attempts : 1;
+
+	while (boot_once(f, run)) {
+		if (!verdict_retried(r->v) || r->nretried + 1 >= attempts)
+			return -1;
+		r->retried[r->nretried++] = r->v;
+		farm_progress(f, run->c, "booting again (attempt %d of %d)",
+			      r->nretried + 1, attempts);
+		err_clear(&r->why);
+	}
+	return 0;
+}
+
+json_t *run_confirm(struct farm *f, struct run *r, struct result *res)
+{
+	struct run again = *r;
+
+	memset(&again.res, 0, sizeof(again.res));
+	again.snap = NULL;
+	again.snapshot = path_snapshot_confirm(r->out);
+	farm_progress(f, r->c, "booting again to confirm");
+	run_boot(f, &again);
+	*res = again.res;
+	free(again.snapshot);
+	return again.snap;
+}
+
 json_t *run_result_json(const struct run *r)
 {
 	char text[ERR_FORMAT_MAX];
+	json_t *retried = json_array();
 
-	return json_pack("{s:s, s:s, s:s, s:s, s:f, s:b, s:f, s:f}",
+	for (int i = 0; i < r->res.nretried; i++)
+		json_array_append_new(retried,
+			json_string(verdict_name(r->res.retried[i])));
+	return json_pack("{s:s, s:s, s:s, s:s, s:f, s:b, s:f, s:f, s:o}",
 			 "config", r->c->name, "key", r->c->key,
 			 "verdict", verdict_name(r->res.v),
 			 "message", err_format(&r->res.why, text, sizeof(text)),
 			 "seconds", r->res.seconds,
 			 "built", r->res.built,
 			 "build_seconds", r->res.build_seconds,
-			 "boot_seconds", r->res.boot_seconds);
+			 "boot_seconds", r->res.boot_seconds,
+			 "retried", retried);
 }
 
 /* out/result.json, for a reader of the out directory alone. */
@@ -392,6 +433,11 @@ void run_matrix(struct farm *f, struct run *runs, const struct run_hooks *h)
 		struct run *r = &runs[s];
 		double t = now_seconds();
 
+		char *confirm = path_snapshot_confirm(r->out);
+
+		/* a second boot belongs to the run that asked for it */
+		unlink(confirm);
+		free(confirm);
 		memset(&r->res, 0, sizeof(r->res));
 		json_decref(r->snap);
 		r->snap = NULL;

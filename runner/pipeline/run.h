@@ -24,6 +24,9 @@ struct result {
 	double build_seconds;	/* make, when the kernel was not up to date */
 	double boot_seconds;	/* initramfs, QEMU, until the verdict */
 	int built;		/* make ran */
+	/* the verdicts of the boots retried before this one (verdict.h) */
+	enum verdict retried[ATTEMPTS_MAX];
+	int nretried;
 };
 
 /* One selected configuration: the request, then what its stages gave. */
@@ -69,6 +72,18 @@ void run_free(const struct farm *f, struct run *runs);
  * to its header the inputs that made it.
  */
 void run_matrix(struct farm *f, struct run *runs, const struct run_hooks *h);
+
+/**
+ * run_confirm() - boot @r's kernel once more, as run_matrix() did
+ * @res: the second boot's result (retries included)
+ *
+ * Writes the second snapshot to out/snapshot.confirm.json, with its header
+ * inputs, and leaves out/snapshot.json alone.
+ *
+ * Return: the second snapshot (a new reference), or NULL when that boot
+ * gave none (@res says why).
+ */
+json_t *run_confirm(struct farm *f, struct run *r, struct result *res);
 
 /*
  * A run's result as JSON: its result.json, and its entry of results.json

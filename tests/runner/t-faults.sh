@@ -1,10 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Faults end in their own verdict with the evidence: a hung guest (TIMEOUT),
+# Faults end in their own verdict with the evidence, an infrastructure
+# failure after a second boot (matrix.yaml's attempts), a panic at once:
+# a hung guest (TIMEOUT),
 # a crashed snapshotter (NO-SNAPSHOT), a truncated or bit-flipped channel
 # (CORRUPT), a kernel that panics (PANIC), also one that panics or hangs
 # before its console driver registers (PANIC, TIMEOUT, with the console's
-# lines on every arch), QEMU that cannot start (QEMU-FAIL); SIGINT and
+# lines on every arch), QEMU that cannot start (QEMU-FAIL), two boots
+# that disagree (FLAKY); SIGINT and
 # SIGTERM leave no QEMU or make behind; a full disk fails the build with
 # its message.
 # Runs after t-run.sh, so the kernels are built.
@@ -45,18 +48,31 @@ wait_for() {
 	return 1
 }
 
+# retried C VERDICT...: the boots C retried ended so (matrix.yaml's
+# attempts: 2 boots an infrastructure failure twice).
+retried() {
+	c=$1
+	shift
+	test "$(jq -r '.retried | join(" ")' "build/out/$c/result.json")" = "$*"
+}
+
 "$SYSFARM" build x86_64-sysfs-on >/dev/null 2>&1
 start=$(date +%s)
 check "init that hangs: TIMEOUT" \
 	run TIMEOUT x86_64-sysfs-on --append sysfarm.fault=hang --timeout 10
 elapsed=$(($(date +%s) - start))
-check "TIMEOUT within the limit + 10 s (took ${elapsed}s)" test "$elapsed" -le 20
+check "... booted twice, each within the limit + 5 s (took ${elapsed}s)" \
+	test "$elapsed" -le 30
+check "... the first TIMEOUT retried, and said so" sh -c \
+	"jq -e '.retried == [\"TIMEOUT\"]' build/out/x86_64-sysfs-on/result.json &&
+	 grep -q '^x86_64-sysfs-on: booted again after TIMEOUT$' '$TMP/out'"
 check "TIMEOUT leaves no QEMU behind" no_qemu_left x86_64-sysfs-on
 
 check "truncated channel (x86_64, serial): CORRUPT" \
 	run CORRUPT x86_64-sysfs-off --append sysfarm.fault=truncate
 check "CORRUPT says the frame is truncated" \
 	grep -q 'truncated' "$TMP/out"
+check "... retried once" retried x86_64-sysfs-off CORRUPT
 check "bit-flipped channel (arm, virtio console): CORRUPT" \
 	run CORRUPT arm-sysfs-on --append sysfarm.fault=bitflip
 check "CORRUPT says the checksum failed" grep -qi 'crc\|checksum' "$TMP/out"
@@ -71,6 +87,30 @@ check "PANIC shows the console lines of the panic" \
 	grep -q 'Kernel panic - not syncing' "$TMP/out"
 check "init that exits: PANIC" \
 	run PANIC x86_64-sysfs-on --append sysfarm.fault=exit
+check "... never retried: a panic that happens once is reported" \
+	retried x86_64-sysfs-on
+
+# Two boots that disagree: each gives the workqueues random max_active
+# values, the first DIFFs, the second does not confirm it: FLAKY, both
+# snapshots kept, the paths that differ named.
+"$SYSFARM" check --append sysfarm.fault=flaky x86_64-sysfs-on \
+	>"$TMP/out" 2>&1
+status=$?
+O=build/out/x86_64-sysfs-on
+check "boots that disagree: check exits 125 (status $status)" \
+	test "$status" -eq 125
+check "... verdict FLAKY, not DIFF" jq -e \
+	'.configs[0].verdict == "FLAKY" and .configs[0].confirmed == false' \
+	build/out/results.json
+check "... naming the paths the two boots disagree on" grep -q \
+	'^x86_64-sysfs-on: FLAKY: two boots of one kernel disagree on [0-9]* paths\{0,1\}: "bus/workqueue/devices/[a-z_]*/max_active"' \
+	"$TMP/out"
+check "... both snapshots kept, and they differ" sh -c \
+	"test -s $O/snapshot.json && test -s $O/snapshot.confirm.json &&
+	 ! '$SYSFARM' diff $O/snapshot.json $O/snapshot.confirm.json >/dev/null"
+"$SYSFARM" check x86_64-sysfs-on >"$TMP/out" 2>&1
+check "... the next check passes, and keeps no stale second snapshot (status $?)" \
+	test $? -eq 0 -a ! -e "$O/snapshot.confirm.json"
 
 # Faults before the console driver registers, from a kernel that has them on
 # request (sysfarm_test.early_fault=, tests/runner/series/early-fault): the

@@ -45,6 +45,21 @@ x86_64-sysfs-off PASS
 EOT
 check "exactly the sysfs-on configurations DIFF" \
 	diff -u "$TMP/expect" "$TMP/actual"
+# Each DIFF confirmed by a second boot of its kernel, kept beside the
+# first; a PASS is booted once.
+jq -r '.configs[] | "\(.config) \(.verdict) \(.confirmed)"' \
+	build/out/results.json | while read -r c v confirmed; do
+	second=$(test -s "build/out/$c/snapshot.confirm.json" && echo yes)
+	echo "$c $v $confirmed ${second:-no}"
+done >"$TMP/actual"
+cat >"$TMP/expect" <<EOT
+x86_64-sysfs-on-tca6507 DIFF true yes
+x86_64-sysfs-on DIFF true yes
+x86_64-sysfs-off-tca6507 PASS false no
+x86_64-sysfs-off PASS false no
+EOT
+check "... each DIFF confirmed by a second boot, kept; no PASS booted twice" \
+	diff -u "$TMP/expect" "$TMP/actual"
 # Every change is one of the three, and each of the three is there.
 jq -r '.configs[].diff[] | "\(.kind) \(.path | split("/") | last)"' \
 	build/out/results.json | sort -u >"$TMP/actual"
