@@ -47,6 +47,10 @@ check "... and its build key is matrix.yaml's (roots are boot data)" test \
 	"$(jq -r .[0].key "$TMP/list")" = \
 	"$(jq -r ".[] | select(.config == \"$C\").key" "$TMP/real")"
 
+# The farm's kernel, as patches/series makes it (a test before may have
+# built another series in its directory).
+"$SYSFARM" build "$C" >"$TMP/out" 2>&1
+check "the farm's kernel of $C (status $?)" test $? -eq 0
 "$SYSFARM" run --matrix "$D/roots.yaml" --build-dir build "$C" \
 	>"$TMP/out" 2>&1
 status=$?
