@@ -182,8 +182,8 @@ static int abi_load(struct golden_run *run)
 
 /*
  * The additions that do not fail: where the ABI table's row says so (its
- * reason), or all of them with --allow-added. Removals and changes always
- * count.
+ * reason), or all of them with --allow-added; sysfs entries only.
+ * Removals, changes, new kmsg lines and probe records always count.
  */
 static void allow_additions(const struct golden_run *run, json_t *snap,
 			    struct diff *d)
@@ -195,7 +195,8 @@ static void allow_additions(const struct golden_run *run, json_t *snap,
 		struct diff_change *c = &d->v[i];
 		const char *why;
 
-		if (c->kind != DIFF_ADDED)
+		/* sysfs entries only: a new kernel line or probe counts */
+		if (c->kind != DIFF_ADDED || !diff_in_roots(c->path))
 			continue;
 		why = abi_allowed_added(&run->abi, c->path, release);
 		if (why)

@@ -709,6 +709,12 @@ void diff_allow(struct diff_change *c, const char *reason)
 		c->allowed = xstrdup(reason);
 }
 
+int diff_in_roots(const char *path)
+{
+	return strcmp(path, "kmsg") && strncmp(path, "kmsg[", 5) &&
+	       strncmp(path, "probes[", 7) && strncmp(path, "sysfs.", 6);
+}
+
 size_t diff_count(const struct diff *d)
 {
 	size_t n = 0;
@@ -846,7 +852,7 @@ int diff_from_json(struct diff *d, json_t *arr, const char *what,
 				       what, i, kind,
 				       k == DIFF_ADDED ? "new" : "old");
 		if (class && strcmp(class, diff_class_name(diff_class_of(k))))
-			return err_set(err, "%s[%zu]: a '%s' change is class '%s', not '%s'",
+			return err_set(err, "%s[%zu]: a change of kind '%s' is class '%s', not '%s'",
 				       what, i, kind,
 				       diff_class_name(diff_class_of(k)), class);
 		if (json_is_string(allowed) && k != DIFF_ADDED)

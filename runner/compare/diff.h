@@ -87,6 +87,12 @@ const char *diff_class_name(enum diff_class c);
 /* Sets @c's allowed reason (a copy of @reason) if it has none yet. */
 void diff_allow(struct diff_change *c, const char *reason);
 
+/*
+ * Is @path (a change's) an entry of the snapshot's roots, not kmsg, a
+ * probe record or sysfs.mounted/error?
+ */
+int diff_in_roots(const char *path);
+
 /* How many changes count: those not allowed. */
 size_t diff_count(const struct diff *d);
 

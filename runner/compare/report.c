@@ -70,12 +70,17 @@ static const char *config_bad(json_t *c)
 		if (!json_is_string(in))
 			return "\"inputs_changed\" must hold strings";
 	v = json_object_get(c, "retried");
+	if (json_array_size(v) > ATTEMPTS_MAX)
+		return "\"retried\" must hold at most 5 verdicts";
 	json_array_foreach(v, i, in)
-		if (verdict_named(in) == V_NR)
-			return "\"retried\" must hold verdicts' names";
+		if (!verdict_retried(verdict_named(in)))
+			return "\"retried\" must hold QEMU-FAIL, TIMEOUT, CORRUPT or NO-SNAPSHOT";
 	v = json_object_get(c, "confirmed");
 	if (v && !json_is_boolean(v))
 		return "\"confirmed\" must be true or false";
+	if (json_is_true(v) && verdict_of(c) != V_DIFF &&
+	    verdict_of(c) != V_ABI_MISMATCH)
+		return "\"confirmed\" is only true for DIFF or ABI-MISMATCH";
 	return NULL;
 }
 

@@ -28,6 +28,9 @@ const char *verdict_name(enum verdict v);
  */
 int verdict_retried(enum verdict v);
 
+/* At most this many boots for one (the matrix's `attempts`). */
+#define ATTEMPTS_MAX 5
+
 /* The exit status a verdict asks for; see exitcode.h. */
 int verdict_exit(enum verdict v);
 

@@ -7,9 +7,7 @@
 #define SYSFARM_MATRIX_H
 
 #include "lib/util.h"
-
-/* At most this many boots for a QEMU-FAIL, TIMEOUT, CORRUPT, NO-SNAPSHOT */
-#define ATTEMPTS_MAX 5
+#include "lib/verdict.h"
 
 /* What an axis value, `defaults` or an include entry may set. */
 struct settings {
