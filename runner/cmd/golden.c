@@ -311,7 +311,11 @@ int golden_confirm(struct farm *f, struct run *r,
 		res->v = V_FLAKY;
 		goto out;
 	}
-	if (snap_check(confirm, snap, &res->why)) {
+	err_clear(&again.why);
+	if (snap_check(confirm, snap, &again.why)) {
+		/* its message, not the comparison's */
+		err_clear(&res->why);
+		res->why = again.why;
 		res->v = V_FLAKY;
 		goto out;
 	}
