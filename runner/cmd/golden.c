@@ -302,12 +302,10 @@ int golden_confirm(struct farm *f, struct run *r,
 	for (int i = 0; i < again.nretried && res->nretried < ATTEMPTS_MAX; i++)
 		res->retried[res->nretried++] = again.retried[i];
 	if (!snap) {
-		char text[ERR_FORMAT_MAX];
-
-		err_format(&again.why, text, sizeof(text));
-		err_clear(&res->why);
-		err_set(&res->why, "the confirming boot gave %s: %s",
-			verdict_name(again.v), text);
+		err_set(&again.why, "no snapshot");	/* if it said nothing */
+		err_context(&again.why, "the confirming boot gave %s: ",
+			    verdict_name(again.v));
+		res->why = again.why;
 		res->v = V_FLAKY;
 		goto out;
 	}
