@@ -21,7 +21,9 @@ static const char about[] =
 	"--allow-added or by the table's row (allow: {added: REASON}).\n"
 	"Verdicts: PASS, DIFF, ABI-MISMATCH (equal, but the table finds\n"
 	"fault), NEW and the could-not-test ones; exit 0 all pass, 1 a\n"
-	"difference, 125 untested, 2 bad input. Works in a kernel git\n"
+	"difference, 125 untested, 2 bad input. Each DIFF or NEW snapshot is\n"
+	"left as expected/CONFIG.json.pending for `sysfarm review` (not under\n"
+	"CI=true, where a pending file in expected/ is bad input). Works in a kernel git\n"
 	"checkout for `git bisect run`:\n"
 	"  git bisect run sysfarm check --matrix M --kernel-src . CONFIG\n";
 
@@ -70,7 +72,7 @@ static int write_report(const char *path, int append, json_t *results,
 
 int cmd_check(int argc, char **argv)
 {
-	struct check_opts o = { .g.abi = 1, .color = isatty(1) };
+	struct check_opts o = { .g.abi = 1, .g.pending = 1, .color = isatty(1) };
 	struct golden_run run;
 	struct farm f;
 	int status;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd/golden.h"
 #include "cmd/ui.h"
@@ -167,12 +168,12 @@ static void inputs_compare(json_t *golden, json_t *snap, struct strv *out)
 	}
 }
 
-/* DIR/abi.yaml, if there is one: bad input before anything is built. */
-static int abi_load(struct golden_run *run)
+/* Bad input before anything is built. */
+int golden_abi_load(const char *dir, struct abi_table *t)
 {
-	char *path = path_abi_table(run->expected);
+	char *path = path_abi_table(dir);
 	struct sf_err err = SF_ERR_INIT;
-	int bad = path_exists(path) && abi_table_load(&run->abi, path, &err);
+	int bad = path_exists(path) && abi_table_load(t, path, &err);
 
 	if (bad)
 		ui_error(NULL, &err);
@@ -180,13 +181,51 @@ static int abi_load(struct golden_run *run)
 	return bad;
 }
 
-/*
- * The additions that do not fail: where the ABI table's row says so (its
- * reason), or all of them with --allow-added; sysfs entries only.
- * Removals, changes, new kmsg lines and probe records always count.
- */
-static void allow_additions(const struct golden_run *run, json_t *snap,
-			    struct diff *d)
+int golden_ci(void)
+{
+	const char *ci = getenv("CI");
+
+	return ci && !strcmp(ci, "true");
+}
+
+int golden_save(const char *dir, const char *path, json_t *snap,
+		const struct redactions *reds, struct sf_err *err)
+{
+	json_t *j = json_deep_copy(snap);
+	int ret = -1;
+
+	redactions_apply(reds, j);
+	if (mkdir_p(dir))
+		err_set(err, "%s: cannot create: %s", dir, strerror(errno));
+	else
+		ret = json_file_write(path, j, err);
+	json_decref(j);
+	return ret;
+}
+
+/* scandir()'s filter: NAME.json.pending */
+static int pending_name(const struct dirent *e)
+{
+	size_t len = strlen(e->d_name), suf = strlen(".json.pending");
+
+	return len > suf && !strcmp(e->d_name + len - suf, ".json.pending");
+}
+
+void golden_pending_list(const char *dir, struct strv *out)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, pending_name, alphasort);
+
+	for (int k = 0; k < n; k++) {
+		strv_pushf(out, "%s/%s", dir, names[k]->d_name);
+		free(names[k]);
+	}
+	if (n >= 0)
+		free(names);
+}
+
+void golden_allow(const struct abi_table *t, int all, json_t *snap,
+		  struct diff *d)
 {
 	const char *release = json_string_value(json_object_get(
 		json_object_get(snap, "header"), "release"));
@@ -198,10 +237,10 @@ static void allow_additions(const struct golden_run *run, json_t *snap,
 		/* sysfs entries only: a new kernel line or probe counts */
 		if (c->kind != DIFF_ADDED || !diff_in_roots(c->path))
 			continue;
-		why = abi_allowed_added(&run->abi, c->path, release);
+		why = abi_allowed_added(t, c->path, release);
 		if (why)
 			diff_allow(c, why);
-		else if (run->allow_added)
+		else if (all)
 			diff_allow(c, "--allow-added");
 	}
 }
@@ -218,8 +257,7 @@ static void compare_one(struct golden_run *run, struct run *r)
 
 	if (!path_exists(golden)) {
 		res->v = V_NEW;
-		err_set(&res->why, "no golden %s yet ('sysfarm update %s' writes it from %s)",
-			golden, r->c->name, r->snapshot);
+		err_set(&res->why, "no golden %s yet", golden);
 		goto out;
 	}
 	if (snap_load(golden, &gj, &res->why) ||
@@ -229,7 +267,7 @@ static void compare_one(struct golden_run *run, struct run *r)
 	}
 	inputs_compare(gj, r->snap, &run->inputs_changed[r->i]);
 	snap_diff(gj, r->snap, &run->reds, d);
-	allow_additions(run, r->snap, d);
+	golden_allow(&run->abi, run->allow_added, r->snap, d);
 	res->v = diff_count(d) ? V_DIFF : V_PASS;
 	if (d->n) {
 		char *summary = diff_summary(d);
@@ -342,6 +380,32 @@ out:
 	return confirmed;
 }
 
+/*
+ * A DIFF or NEW snapshot left as DIR/CONFIG.json.pending for `review`;
+ * one that equals its golden makes a pending file of an earlier check
+ * stale: removed. Nothing else is touched.
+ */
+static void pending_one(struct golden_run *run, struct run *r)
+{
+	char *path = path_pending(run->expected, r->c->name);
+	struct sf_err err = SF_ERR_INIT;
+	enum verdict v = r->res.v;
+
+	if (v == V_DIFF || v == V_NEW) {
+		run->pended[r->i] = 1;
+		if (golden_save(run->expected, path, r->snap, &run->reds,
+				&err)) {
+			ui_error("sysfarm", &err);
+			run->pended[r->i] = -1;
+		}
+	} else if ((v == V_PASS || v == V_ABI_MISMATCH) &&
+		   !run->diffs[r->i].n && unlink(path) && errno != ENOENT) {
+		fprintf(stderr, "sysfarm: cannot remove stale '%s': %s\n",
+			path, strerror(errno));
+	}
+	free(path);
+}
+
 /* run_matrix()'s hook for check and update, on each fresh snapshot. */
 static void golden_one(void *ctx, struct farm *f, struct run *r)
 {
@@ -352,6 +416,8 @@ static void golden_one(void *ctx, struct farm *f, struct run *r)
 		abi_one(f, run, r);
 	if (r->res.v == V_DIFF || r->res.v == V_ABI_MISMATCH)
 		run->confirmed[r->i] = golden_confirm(f, r, &run->reds);
+	if (run->pending)
+		pending_one(run, r);
 }
 
 /* results.json: each run's result.json with what the comparison found. */
@@ -378,6 +444,51 @@ static json_t *results_json(const struct farm *f, const struct golden_run *run)
 			 "abi_stale", abi_to_json(&run->abi_stale));
 }
 
+/*
+ * Under CI=true, a pending snapshot in the goldens' directory is one a
+ * review never saw (committed by accident): the run fails before it
+ * builds anything.
+ */
+static int pending_refuse(const struct golden_run *run)
+{
+	struct strv found = STRV_INIT;
+	int bad;
+
+	if (!golden_ci())
+		return 0;
+	golden_pending_list(run->expected, &found);
+	for (size_t i = 0; i < found.n; i++)
+		fprintf(stderr, "%s: a pending snapshot in the tree under CI=true: accept or reject it with 'sysfarm review' and commit the golden, never the pending file\n",
+			found.v[i]);
+	bad = found.n > 0;
+	strv_release(&found);
+	return bad;
+}
+
+/*
+ * The diffs of an earlier run, which this one replaces: a configuration
+ * not run now leaves none to be mistaken for this run's.
+ */
+static void outs_clean(const struct farm *f)
+{
+	char *(*const files[])(const char *) = { path_snapshot_diff,
+						 path_snapshot_confirm };
+
+	for (size_t i = 0; i < f->m.nconfigs; i++) {
+		char *out = path_out(f->build, f->m.configs[i].name);
+
+		for (size_t k = 0; k < sizeof(files) / sizeof(files[0]); k++) {
+			char *path = files[k](out);
+
+			if (unlink(path) && errno != ENOENT)
+				fprintf(stderr, "sysfarm: cannot remove '%s': %s\n",
+					path, strerror(errno));
+			free(path);
+		}
+		free(out);
+	}
+}
+
 int golden_run(struct farm *f, const struct golden_opts *o,
 	       struct golden_run *run)
 {
@@ -395,12 +506,17 @@ int golden_run(struct farm *f, const struct golden_opts *o,
 	memset(run->confirmed, 0, f->nsel * sizeof(*run->confirmed));
 	for (size_t s = 0; s < f->nsel; s++)
 		run->abi_found[s] = (struct abi_findings)ABI_FINDINGS_INIT;
+	run->pended = xmalloc(f->nsel * sizeof(*run->pended));
+	memset(run->pended, 0, f->nsel * sizeof(*run->pended));
 	run->allow_added = o->allow_added;
+	run->pending = o->pending && !golden_ci();
 	if (golden_dir_load(&o->dir, f->top, &run->expected, &run->reds))
 		return SF_EXIT_USAGE;
-	if (goldens_validate(f, run) || (o->abi && abi_load(run)))
+	if (goldens_validate(f, run) || pending_refuse(run) ||
+	    (o->abi && golden_abi_load(run->expected, &run->abi)))
 		return SF_EXIT_USAGE;
 
+	outs_clean(f);
 	run_matrix(f, run->runs, &hooks);
 	/* After the builds: what `update` removes is what is there now */
 	goldens_obsolete(f, run);
@@ -442,25 +558,89 @@ int golden_status(const struct farm *f, const struct golden_run *run)
 	return status;
 }
 
+/* @s's inputs changes, diff and ABI findings as printed, malloc'd. */
+static char *details_text(const struct golden_run *run, size_t s, int color)
+{
+	char *text = NULL;
+	size_t len;
+	FILE *out = xmemstream(&text, &len);
+
+	/* Inputs first: a kernel update is not an ABI change. */
+	for (size_t i = 0; i < run->inputs_changed[s].n; i++)
+		fprintf(out, "inputs changed: %s\n",
+			run->inputs_changed[s].v[i]);
+	diff_print(out, &run->diffs[s], "  ", color);
+	abi_print(out, &run->abi_found[s], "  abi: ", 0);
+	if (fclose(out)) {
+		free(text);
+		return xstrdup("  (cannot show: out of memory)\n");
+	}
+	return text;
+}
+
+/* What to do with what check saw: review the pending ones, or, in CI, where
+ * the would-be goldens are. */
+static void print_next_steps(const struct farm *f, const struct golden_run *run)
+{
+	size_t pended = 0, differ = 0;
+
+	for (size_t s = 0; s < f->nsel; s++) {
+		enum verdict v = run->runs[s].res.v;
+
+		pended += run->pended[s] > 0;
+		differ += v == V_DIFF || v == V_NEW;
+	}
+	if (pended) {
+		printf("\npending (sysfarm review: each diff, accept or reject; --accept or --reject for all):\n");
+		for (size_t s = 0; s < f->nsel; s++) {
+			char *p;
+
+			if (run->pended[s] <= 0)
+				continue;
+			p = path_pending(run->expected, run->runs[s].c->name);
+			printf("  %s\n", p);
+			free(p);
+		}
+	} else if (differ && golden_ci()) {
+		char *out = path_out(f->build, "CONFIG");
+		char *snap = path_snapshot(out);
+
+		printf("\nCI=true: no pending snapshot written; the would-be goldens are %s (to accept: sysfarm check CONFIG, then sysfarm review, outside CI)\n",
+		       snap);
+		free(snap);
+		free(out);
+	}
+}
+
 void golden_print(const struct farm *f, const struct golden_run *run,
 		  int color)
 {
+	char **text = xmalloc(f->nsel * sizeof(*text));
+
 	ui_summary(f, run->runs);
-
+	for (size_t s = 0; s < f->nsel; s++)
+		text[s] = details_text(run, s, color);
+	/* Each distinct text once, with the configurations it is also in */
 	for (size_t s = 0; s < f->nsel; s++) {
-		const struct config *c = &f->m.configs[f->sel[s]];
+		const char *sep = " (same in: ";
+		size_t k;
 
-		if (!run->inputs_changed[s].n && !run->diffs[s].n &&
-		    !abi_count(&run->abi_found[s]))
+		for (k = 0; k < s && strcmp(text[k], text[s]); k++)
+			;
+		if (k < s || !*text[s])
 			continue;
-		printf("\n%s:\n", c->name);
-		/* Inputs first: a kernel update is not an ABI change. */
-		for (size_t i = 0; i < run->inputs_changed[s].n; i++)
-			printf("inputs changed: %s\n",
-			       run->inputs_changed[s].v[i]);
-		diff_print(stdout, &run->diffs[s], "  ", color);
-		abi_print(stdout, &run->abi_found[s], "  abi: ", 0);
+		printf("\n%s", run->runs[s].c->name);
+		for (k = s + 1; k < f->nsel; k++) {
+			if (strcmp(text[k], text[s]))
+				continue;
+			printf("%s%s", sep, run->runs[k].c->name);
+			sep = ", ";
+		}
+		printf("%s:\n%s", *sep == ',' ? ")" : "", text[s]);
 	}
+	for (size_t s = 0; s < f->nsel; s++)
+		free(text[s]);
+	free(text);
 	for (size_t i = 0; i < run->obsolete.n; i++)
 		printf("\n%s: obsolete: no configuration produces it\n",
 		       run->obsolete.v[i]);
@@ -471,6 +651,7 @@ void golden_print(const struct farm *f, const struct golden_run *run,
 		       run->abi.path);
 		abi_print(stdout, &run->abi_stale, "  abi: ", 0);
 	}
+	print_next_steps(f, run);
 }
 
 void golden_release(const struct farm *f, struct golden_run *run)
@@ -482,6 +663,7 @@ void golden_release(const struct farm *f, struct golden_run *run)
 	}
 	free(run->abi_found);
 	free(run->confirmed);
+	free(run->pended);
 	abi_findings_release(&run->abi_stale);
 	abi_table_release(&run->abi);
 	free(run->diffs);

@@ -35,11 +35,45 @@ extern const struct opt golden_dir_options[];
 int golden_dir_load(const struct golden_dir_opts *o, const char *top,
 		    char **dir, struct redactions *r);
 
+/* DIR/abi.yaml into @t, if there is one. Return: 0, or 1 after its message. */
+int golden_abi_load(const char *dir, struct abi_table *t);
+
+/* Is this a CI run (CI=true)? Then nothing is written into DIR. */
+int golden_ci(void);
+
+/**
+ * golden_save() - @snap normalized by @reds, written to @path atomically
+ * @dir: the goldens' directory, made if missing
+ *
+ * A golden (update, review) or a pending snapshot (check): whole or not
+ * there, never half-written (temp file + rename).
+ *
+ * Return: 0, or -1 with @err set.
+ */
+int golden_save(const char *dir, const char *path, json_t *snap,
+		const struct redactions *reds, struct sf_err *err);
+
+/* The pending snapshots in @dir, DIR/NAME.json.pending, sorted, into @out. */
+void golden_pending_list(const char *dir, struct strv *out);
+
+/**
+ * golden_allow() - allow the additions of @d that do not fail
+ * @snap: the new side, whose release the table's rows may be tied to
+ * @all: every addition (--allow-added), else only where @t's row says
+ *
+ * Only entries of the sysfs roots: removals, changes, new kmsg lines and
+ * probe records always count.
+ */
+void golden_allow(const struct abi_table *t, int all, json_t *snap,
+		  struct diff *d);
+
 struct golden_opts {
 	struct golden_dir_opts dir;
 	const char *results;		/* results file to write */
 	int abi;			/* hold snapshots to DIR/abi.yaml */
 	int allow_added;		/* additions do not fail (--allow-added) */
+	int pending;			/* leave DIR/CONFIG.json.pending for
+					 * review (check, outside CI) */
 };
 
 /* The options check and update share, bound to struct golden_opts. */
@@ -61,6 +95,10 @@ struct golden_run {
 	struct abi_findings abi_stale;	/* rows Documentation/ABI lost */
 	unsigned char *confirmed;	/* indexed like f->sel: a second boot
 					 * gave the same snapshot */
+	int pending;			/* opts->pending and not golden_ci() */
+	signed char *pended;		/* indexed like f->sel: 1 the snapshot
+					 * was left pending, -1 it could not be
+					 * (said), 0 neither */
 	json_t *report;			/* the results file's content */
 };
 
@@ -79,7 +117,12 @@ struct golden_run {
  * equal to its golden that the ABI table finds fault with is ABI-MISMATCH,
  * and the table's Documentation/ABI rows are checked against the tree
  * that was built. Writes BUILD/out/CONFIG/snapshot.diff beside each
- * snapshot, result.json for each, and the results file. After the
+ * snapshot, result.json for each, and the results file; removes the
+ * snapshot.diff and snapshot.confirm.json of the configurations not
+ * run, so that build/out/ holds this run's alone. With @o->pending,
+ * leaves each DIFF or NEW snapshot as DIR/CONFIG.json.pending (removing
+ * a stale one of a configuration that now equals its golden). Under
+ * CI=true a pending file in DIR is bad input: nothing is built. After the
  * builds, lists the goldens no configuration of the matrix is named
  * after: obsolete if sysfarm wrote them (a regular file, a snapshot whose
  * header has "inputs" and "snapshotter"), foreign otherwise.

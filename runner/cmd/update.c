@@ -44,31 +44,31 @@ static const struct opt_cmd update_cmd = {
 };
 
 /*
- * @r's snapshot, normalized, as its golden (temp file + rename), said.
+ * @r's snapshot, normalized, as its golden (temp file + rename), said,
+ * with what the ABI table finds in it; a pending one of it is done with.
  * Return: 0, or -1 with @err set.
  */
-static int golden_write(const struct golden_run *run, const struct run *r,
+static int golden_write(const struct golden_run *run, size_t s,
 			struct sf_err *err)
 {
+	const struct run *r = &run->runs[s];
 	char *golden = path_golden(run->expected, r->c->name);
-	json_t *j = NULL;
+	char *pending = path_pending(run->expected, r->c->name);
+	size_t n = abi_count(&run->abi_found[s]);
 	int ret = -1;
 
-	if (snap_check(r->snapshot, r->snap, err))
-		goto out;
-	j = json_deep_copy(r->snap);
-	redactions_apply(&run->reds, j);
-	if (mkdir_p(run->expected)) {
-		err_set(err, "%s: cannot create: %s", run->expected,
-			strerror(errno));
-		goto out;
-	}
-	if (json_file_write(golden, j, err))
+	if (snap_check(r->snapshot, r->snap, err) ||
+	    golden_save(run->expected, golden, r->snap, &run->reds, err))
 		goto out;
 	printf("wrote %s (%s)\n", golden, verdict_name(r->res.v));
+	if (n)
+		printf("  %s finds %zu fault%s in it (above): check will say ABI-MISMATCH until the table or the kernel changes\n",
+		       run->abi.path, n, n == 1 ? "" : "s");
+	if (unlink(pending) == 0)
+		printf("removed %s\n", pending);
 	ret = 0;
 out:
-	json_decref(j);
+	free(pending);
 	free(golden);
 	return ret;
 }
@@ -76,7 +76,6 @@ out:
 int cmd_update(int argc, char **argv)
 {
 	struct update_opts o = { 0 };
-	const char *ci = getenv("CI");
 	struct golden_run run;
 	struct farm f;
 	int status, changes = 0, untested = 0, refuse;
@@ -90,7 +89,7 @@ int cmd_update(int argc, char **argv)
 		goto out_run;
 	golden_print(&f, &run, 0);
 	status = SF_EXIT_OK;
-	refuse = ci && !strcmp(ci, "true") && !o.force;
+	refuse = golden_ci() && !o.force;
 	for (size_t s = 0; s < f.nsel; s++) {
 		const struct run *r = &run.runs[s];
 		enum verdict v = r->res.v;
@@ -106,7 +105,7 @@ int cmd_update(int argc, char **argv)
 		    !run.inputs_changed[s].n)
 			continue;
 		changes++;
-		if (!refuse && golden_write(&run, r, &err)) {
+		if (!refuse && golden_write(&run, s, &err)) {
 			ui_error("sysfarm", &err);
 			status = SF_EXIT_UNTESTED;
 		}

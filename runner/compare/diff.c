@@ -395,6 +395,26 @@ static char *probe_summary(json_t *rec)
 	return b.s;
 }
 
+/* What a probe did, for its fields' changes: op="write" path="..." */
+static char *probe_subject(json_t *rec)
+{
+	static const char *const keys[] = { "op", "path", "gpio" };
+	struct buf b = { 0 };
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		char *s = scalar_show(json_object_get(rec, keys[i]));
+
+		if (!s)
+			continue;
+		buf_str(&b, b.s ? " " : "");
+		buf_str(&b, keys[i]);
+		buf_str(&b, "=");
+		buf_str(&b, s);
+		free(s);
+	}
+	return b.s;
+}
+
 static void probes_diff(struct diff *d, json_t *pa, json_t *pb)
 {
 	size_t na = json_array_size(pa), nb = json_array_size(pb), i, k;
@@ -403,7 +423,7 @@ static void probes_diff(struct diff *d, json_t *pa, json_t *pb)
 		json_t *ra = json_array_get(pa, i), *rb = json_array_get(pb, i);
 		char *path = xstrfmt("probes[%zu]", i);
 		const char **ka, **kb;
-		size_t nka, nkb, j = 0;
+		size_t nka, nkb, j = 0, first;
 
 		if (!ra || !rb) {
 			change_add(d, ra ? DIFF_REMOVED : DIFF_ADDED, path,
@@ -414,6 +434,7 @@ static void probes_diff(struct diff *d, json_t *pa, json_t *pb)
 		}
 		ka = keys_sorted(ra, &nka);
 		kb = keys_sorted(rb, &nkb);
+		first = d->n;
 		for (k = 0; k < nka || j < nkb;) {
 			int c = k == nka ? 1 : j == nkb ? -1 :
 				strcmp(ka[k], kb[j]);
@@ -428,6 +449,8 @@ static void probes_diff(struct diff *d, json_t *pa, json_t *pb)
 			j += c >= 0;
 			free(sub);
 		}
+		for (; first < d->n; first++)
+			d->v[first].subject = probe_subject(rb);
 		free(ka);
 		free(kb);
 		free(path);
@@ -664,6 +687,7 @@ void diff_release(struct diff *d)
 		free(d->v[i].old);
 		free(d->v[i].new);
 		free(d->v[i].allowed);
+		free(d->v[i].subject);
 	}
 	free(d->v);
 	*d = (struct diff)DIFF_INIT;
@@ -757,6 +781,11 @@ char *diff_change_format(const struct diff_change *c, int color)
 	buf_str(&b, c->kind == DIFF_ADDED ? "+ " :
 		c->kind == DIFF_REMOVED ? "- " : "~ ");
 	buf_escaped(&b, c->path, strlen(c->path), "");
+	if (c->subject) {
+		buf_str(&b, " (");
+		buf_escaped(&b, c->subject, strlen(c->subject), "");
+		buf_str(&b, ")");
+	}
 	buf_str(&b, ": ");
 	if (c->kind == DIFF_ADDED || c->kind == DIFF_REMOVED) {
 		buf_str(&b, c->kind == DIFF_ADDED ? c->new : c->old);
@@ -810,6 +839,9 @@ json_t *diff_to_json(const struct diff *d)
 		if (c->allowed)
 			json_object_set_new(e, "allowed",
 					    json_string(c->allowed));
+		if (c->subject)
+			json_object_set_new(e, "subject",
+					    json_string(c->subject));
 		json_array_append_new(arr, e);
 	}
 	return arr;
@@ -826,13 +858,15 @@ int diff_from_json(struct diff *d, json_t *arr, const char *what,
 	json_array_foreach(arr, i, c) {
 		const char *kind, *path, *class = NULL;
 		json_t *old = NULL, *new = NULL, *allowed = NULL;
+		const char *subject = NULL;
 		json_error_t jerr;
 		int k;
 
 		if (json_unpack_ex(c, &jerr, JSON_STRICT,
-				   "{s:s, s?s, s:s, s?o, s?o, s?o}", "kind", &kind,
-				   "class", &class, "path", &path, "old", &old,
-				   "new", &new, "allowed", &allowed))
+				   "{s:s, s?s, s:s, s?o, s?o, s?o, s?s}",
+				   "kind", &kind, "class", &class, "path", &path,
+				   "old", &old, "new", &new, "allowed", &allowed,
+				   "subject", &subject))
 			return err_set(err, "%s[%zu]: %s", what, i, jerr.text);
 		if ((old && !json_is_string(old) && !json_is_null(old)) ||
 		    (new && !json_is_string(new) && !json_is_null(new)) ||
@@ -863,6 +897,7 @@ int diff_from_json(struct diff *d, json_t *arr, const char *what,
 			   xstrdup_or_null(json_string_value(new)));
 		if (json_is_string(allowed))
 			diff_allow(&d->v[d->n - 1], json_string_value(allowed));
+		d->v[d->n - 1].subject = xstrdup_or_null(subject);
 	}
 	return 0;
 }

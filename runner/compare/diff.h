@@ -44,6 +44,9 @@ enum diff_class {
  * summaries (file 0644 "1\n"); NULL where that side has nothing.
  * @allowed is the reason an addition does not fail (--allow-added, or an
  * ABI table row's `allow: {added: REASON}`), NULL when the change counts.
+ * @subject names what a probe field's change is about, as the record
+ * says it (op="write" path="class/leds/x/brightness"): a probe is known
+ * by what it did, not its index. NULL for every other change.
  */
 struct diff_change {
 	enum diff_kind kind;
@@ -51,6 +54,7 @@ struct diff_change {
 	char *old;
 	char *new;
 	char *allowed;
+	char *subject;
 };
 
 struct diff {
@@ -109,7 +113,8 @@ char *diff_summary(const struct diff *d);
  * @color: wrap it in ANSI colour (green +, red -, yellow ~)
  *
  * "+ PATH: NEW", "- PATH: OLD" or "~ PATH: KIND OLD -> NEW" (the
- * marker is the class: + added, - removed, ~ changed), then
+ * marker is the class: + added, - removed, ~ changed), PATH followed by
+ * " (SUBJECT)" when it has one, then
  * " (allowed: REASON)" for an allowed one; control characters in PATH
  * and REASON are escaped. Return: a malloc'd string.
  */
@@ -121,7 +126,8 @@ void diff_print(FILE *out, const struct diff *d, const char *prefix,
 
 /*
  * [{"kind": ..., "class": ..., "path": ..., "old": ..., "new": ...}], an
- * allowed change with "allowed": REASON too; a new reference.
+ * allowed change with "allowed": REASON too, a probe field's with
+ * "subject"; a new reference.
  */
 json_t *diff_to_json(const struct diff *d);
 
@@ -133,7 +139,7 @@ json_t *diff_to_json(const struct diff *d);
  * could not print: an "added" change whose "new" is not a string, a
  * "removed" one whose "old" is not, a "class" that is not its kind's, an
  * "allowed" reason on a change that is not an addition. "class" and
- * "allowed" are optional (results files of older versions).
+ * "allowed" and "subject" are optional (results files of older versions).
  *
  * Return: 0, or -1 with @err set ("WHAT[3]: unknown kind 'x'").
  */

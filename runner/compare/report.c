@@ -31,6 +31,17 @@ static enum verdict verdict_of(json_t *c)
 /* More than anyone waits, and a sum of them stays finite. */
 #define SECONDS_MAX 1e9
 
+/* Is @f not one of abi_to_json()'s findings? */
+static int abi_finding_bad(json_t *f)
+{
+	json_t *w = json_object_get(f, "waived");
+
+	return !json_is_string(json_object_get(f, "kind")) ||
+	       !json_is_string(json_object_get(f, "path")) ||
+	       !json_is_string(json_object_get(f, "detail")) ||
+	       (w && !json_is_string(w) && !json_is_null(w));
+}
+
 /* What is wrong with one configuration's entry, or NULL. */
 static const char *config_bad(json_t *c)
 {
@@ -75,6 +86,12 @@ static const char *config_bad(json_t *c)
 	json_array_foreach(v, i, in)
 		if (!verdict_retried(verdict_named(in)))
 			return "\"retried\" must hold QEMU-FAIL, TIMEOUT, CORRUPT or NO-SNAPSHOT";
+	v = json_object_get(c, "abi");
+	if (v && !json_is_array(v))
+		return "\"abi\" must be an array";
+	json_array_foreach(v, i, in)
+		if (abi_finding_bad(in))
+			return "\"abi\" must hold {kind, path, detail: strings, waived: a string or null}";
 	v = json_object_get(c, "confirmed");
 	if (v && !json_is_boolean(v))
 		return "\"confirmed\" must be true or false";
@@ -163,7 +180,8 @@ static char *text_clean(const char *s, size_t n, const char *special)
  * What a configuration's report says beyond its verdict, one entry a
  * line: the changed inputs first (so that nobody mistakes a kernel
  * update for an ABI change), the message, the boots retried and whether
- * a second boot confirmed it, the diff.
+ * a second boot confirmed it, the diff, the ABI table's findings that are
+ * not waived.
  */
 static void case_lines(json_t *c, struct strv *lines)
 {
@@ -207,6 +225,21 @@ static void case_lines(json_t *c, struct strv *lines)
 			free(s);
 		}
 	diff_release(&d);
+	/* the ABI table's findings that count, as check prints them */
+	json_array_foreach(json_object_get(c, "abi"), i, v) {
+		char *s, *clean;
+
+		if (json_is_string(json_object_get(v, "waived")))
+			continue;
+		s = xstrfmt("abi: %s %s: %s",
+			    json_string_value(json_object_get(v, "kind")),
+			    json_string_value(json_object_get(v, "path")),
+			    json_string_value(json_object_get(v, "detail")));
+		clean = text_clean(s, strlen(s), "");
+		strv_push(lines, clean);
+		free(clean);
+		free(s);
+	}
 }
 
 static const char *config_name(json_t *c)

@@ -11,8 +11,9 @@
 /*
  * A results file: {"configs": [{"config": NAME, "verdict": VERDICT,
  * "key": KEY, "message": TEXT, "seconds": N, "diff": [...],
- * "inputs_changed": ["source: A -> B", ...]}, ...]}; "diff" is what
- * diff_to_json() makes (diff_from_json() says what it refuses), "seconds"
+ * "inputs_changed": ["source: A -> B", ...], "abi": [...]}, ...]}; "diff"
+ * is what diff_to_json() makes (diff_from_json() says what it refuses),
+ * "abi" what abi_to_json() makes (its waived findings are not shown), "seconds"
  * from 0 to 1e9. Only "config" and "verdict" are required; keys this
  * version does not know are ignored.
  */

@@ -22,6 +22,7 @@ PATH_FUNC(path_goldens, "expected")
 PATH_FUNC(path_series, "patches/series")
 
 NAMED_PATH_FUNC(path_golden, "%s.json")
+NAMED_PATH_FUNC(path_pending, "%s.json.pending")
 PATH_FUNC(path_redactions, "redactions.yaml")
 PATH_FUNC(path_abi_table, "abi.yaml")
 

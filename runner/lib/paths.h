@@ -7,6 +7,7 @@
  *
  *   TOP/expected/               the goldens (path_goldens), or --expected
  *     CONFIG.json redactions.yaml abi.yaml
+ *     CONFIG.json.pending       a snapshot `check` saw, for `review`
  *   TOP/patches/series          the default series
  *   TOP/build/                  the default build directory, BUILD
  *   BUILD/.lock BUILD/ccache
@@ -32,6 +33,8 @@ char *path_series(const char *top);		/* TOP/patches/series */
 
 /* In a goldens directory: TOP/expected, or the one --expected names. */
 char *path_golden(const char *goldens, const char *config); /* CONFIG.json */
+/* CONFIG.json.pending: a differing snapshot awaiting review */
+char *path_pending(const char *goldens, const char *config);
 char *path_redactions(const char *goldens);	/* redactions.yaml */
 char *path_abi_table(const char *goldens);	/* abi.yaml */
 

@@ -168,6 +168,15 @@ void *xmalloc(size_t n)
 	return p;
 }
 
+FILE *xmemstream(char **text, size_t *len)
+{
+	FILE *f = open_memstream(text, len);
+
+	if (!f)
+		oom();
+	return f;
+}
+
 void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);

@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -130,6 +131,8 @@ char *str_quote(char *buf, size_t size, const char *s);
 
 /* Allocation that cannot fail: out of memory ends the program. */
 void *xmalloc(size_t n);
+/* open_memstream(), or out of memory (the sink is told, and exit). */
+FILE *xmemstream(char **text, size_t *len);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

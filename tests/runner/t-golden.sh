@@ -6,7 +6,9 @@
 # own, 6.1's sysfs-off ones PASS), naming those paths, each change
 # classed (removed, changed) and summed up so; NEW, obsolete goldens
 # (update removes only its own, after a whole matrix gave snapshots),
-# changed inputs, CI=true refusal, and interrupted updates.
+# changed inputs, CI=true refusal, and interrupted updates; the review
+# flow (pending snapshots, review on a terminal and by options,
+# interrupted, a pending file under CI=true).
 . "$(dirname "$0")/../lib.sh"
 cd "$TOP" || exit 1
 ABI=tests/golden/abi-change/series
@@ -84,6 +86,74 @@ grep -F -f "$TMP/expect" "$TMP/out" | sed 's/ against .*/ against /' \
 check "... and summed up per configuration: N removed, M changed" \
 	diff -u "$TMP/expect" "$TMP/actual"
 
+# The review flow. Outside CI, check leaves each DIFF snapshot pending
+# beside its golden, and removes the stale pending file of a PASS.
+cp -r expected "$TMP/rev"
+cp expected/x86_64-sysfs-off.json "$TMP/rev/x86_64-sysfs-off.json.pending"
+CI= "$SYSFARM" check --series "$ABI" --expected "$TMP/rev" \
+	x86_64-sysfs-on-tca6507 x86_64-sysfs-on x86_64-sysfs-off \
+	>"$TMP/out" 2>&1
+check "outside CI: check exits 1 (status $?)" test $? -eq 1
+TCA=x86_64-sysfs-on-tca6507
+ls "$TMP/rev" | grep pending >"$TMP/actual"
+printf '%s\n' "$TCA.json.pending" x86_64-sysfs-on.json.pending \
+	>"$TMP/expect"
+check "... leaves each DIFF snapshot pending, a PASS's stale one removed" \
+	diff -u "$TMP/expect" "$TMP/actual"
+check "... the pending file is the snapshot" cmp \
+	build/out/x86_64-sysfs-on/snapshot.json \
+	"$TMP/rev/x86_64-sysfs-on.json.pending"
+check "... check names them and the command that reviews them" \
+	grep -q "^pending (sysfarm review: .*accept or reject" "$TMP/out"
+check "... a diff two configurations share is printed once" \
+	grep -q "^$TCA (same in: x86_64-sysfs-on):\$" "$TMP/out"
+cp -r "$TMP/rev" "$TMP/rev2"
+cp -r "$TMP/rev" "$TMP/rev3"
+"$SYSFARM" review --expected "$TMP/rev" </dev/null >"$TMP/out" 2>&1
+check "review without a terminal lists them (status $?)" test $? -eq 1
+check "... each with its classified diff" grep -q \
+	'^x86_64-sysfs-on: DIFF: 1 removed, 2 changed against' "$TMP/out"
+check "... and what the ABI table would find in it" \
+	grep -q 'abi.yaml finds [0-9]* faults in it' "$TMP/out"
+check "... and touches nothing" \
+	test -f "$TMP/rev/$TCA.json.pending" -a \
+	-f "$TMP/rev/x86_64-sysfs-on.json.pending"
+# On a terminal (script(1) gives it one): skip the first, accept the next.
+(sleep 1; echo s; sleep 1; echo a) |
+	script -qec "'$SYSFARM' review --expected '$TMP/rev'" /dev/null \
+	>"$TMP/out" 2>&1
+check "on a terminal: skip, then accept (status $?: one left)" test $? -eq 1
+check "... the skipped one is still pending, its golden untouched" sh -c \
+	"test -f '$TMP/rev/$TCA.json.pending' && cmp expected/$TCA.json '$TMP/rev/$TCA.json'"
+check "... the accepted one's golden is its snapshot, its pending file gone" \
+	sh -c "cmp build/out/x86_64-sysfs-on/snapshot.json '$TMP/rev/x86_64-sysfs-on.json' && test ! -e '$TMP/rev/x86_64-sysfs-on.json.pending'"
+# By options, for scripts.
+"$SYSFARM" review --reject --expected "$TMP/rev2" "$TCA" >"$TMP/out" 2>&1
+check "review --reject CONFIG (status $?)" test $? -eq 0
+check "... removes its pending file, its golden untouched" sh -c \
+	"test ! -e '$TMP/rev2/$TCA.json.pending' && cmp expected/$TCA.json '$TMP/rev2/$TCA.json'"
+"$SYSFARM" review --accept --expected "$TMP/rev2" >"$TMP/out" 2>&1
+check "review --accept: nothing left pending (status $?)" test $? -eq 0
+check "... the golden is the snapshot" cmp \
+	build/out/x86_64-sysfs-on/snapshot.json "$TMP/rev2/x86_64-sysfs-on.json"
+# Interrupted at the prompt: nothing is lost.
+(sleep 4) | script -qec "'$SYSFARM' review --expected '$TMP/rev3'" /dev/null \
+	>"$TMP/out" 2>&1 &
+sleep 2
+pkill -INT -f "^$SYSFARM review --expected $TMP/rev3"
+wait
+check "review interrupted: both still pending, goldens untouched" sh -c \
+	"test -f '$TMP/rev3/$TCA.json.pending' && test -f '$TMP/rev3/x86_64-sysfs-on.json.pending' && cmp expected/$TCA.json '$TMP/rev3/$TCA.json' && cmp expected/x86_64-sysfs-on.json '$TMP/rev3/x86_64-sysfs-on.json'"
+check "... no temporary file left" \
+	test -z "$(find "$TMP/rev3" -name '*.tmp.*')"
+# CI=true: a pending file left in the tree fails the run, before a build.
+CI=true "$SYSFARM" check --expected "$TMP/rev3" x86_64-sysfs-off \
+	>"$TMP/out" 2>&1
+check "CI=true: a pending file in the tree is bad input (status $?)" \
+	test $? -eq 2
+check "... named" grep -q "^$TMP/rev3/$TCA.json.pending: a pending snapshot" \
+	"$TMP/out"
+
 # The same on 6.12, by its own series: its configurations (all sysfs-on)
 # DIFF.
 "$SYSFARM" check --series "$ABI612" $(configs 6.12) >"$TMP/out" 2>"$TMP/err"
@@ -157,7 +227,7 @@ check "... and without a table, passes" test $? -eq 0
 mkdir "$TMP/empty"
 "$SYSFARM" check --expected "$TMP/empty" x86_64-sysfs-off >"$TMP/out" 2>&1
 check "no golden: NEW, exit 1 (status $?)" test $? -eq 1
-check "NEW says how to write it" grep -q 'sysfarm update' "$TMP/out"
+check "NEW says how to accept it" grep -q 'sysfarm review' "$TMP/out"
 cp -r expected "$TMP/obs"
 cp expected/x86_64-sysfs-off.json "$TMP/obs/x86_64-gone.json"
 "$SYSFARM" check --expected "$TMP/obs" x86_64-sysfs-off >"$TMP/out" 2>&1

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+/* sysfarm review: accept, reject or skip the snapshots check left pending. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/builtin.h"
+#include "cmd/golden.h"
+#include "cmd/ui.h"
+#include "compare/snap.h"
+#include "lib/exitcode.h"
+#include "lib/paths.h"
+
+static const char about[] =
+	"Walks the snapshots `check` left pending (expected/CONFIG.json.pending,\n"
+	"one per DIFF or NEW configuration): shows each one's classified diff\n"
+	"against its golden and what the ABI table finds in it, then accepts\n"
+	"it (its golden is written atomically, the pending file removed),\n"
+	"rejects it (the pending file alone is removed) or skips it. On a\n"
+	"terminal it asks; --accept or --reject answer for every one; without\n"
+	"either and without a terminal it lists them. With no CONFIG, a pending\n"
+	"file no configuration is named after is listed, and --reject removes\n"
+	"it. Builds and boots nothing; a review interrupted loses nothing.\n"
+	"Exit status: 0 none left pending, 1 some left (skipped or listed),\n"
+	"2 a pending file or golden that cannot be read, 125 a golden that\n"
+	"cannot be written.\n";
+
+struct review_opts {
+	struct golden_dir_opts dir;
+	int accept, reject, color;
+};
+
+static const struct opt review_options[] = {
+	OPT_BOOLEAN(0, "accept", struct review_opts, accept,
+		    "accept every pending snapshot selected"),
+	OPT_BOOLEAN(0, "reject", struct review_opts, reject,
+		    "reject every pending snapshot selected"),
+	OPT_COLOR(0, "color", struct review_opts, color,
+		  "auto, always or never"),
+	OPT_INCLUDE(golden_dir_options, struct review_opts, dir),
+	OPT_END
+};
+
+static const struct opt_cmd review_cmd = {
+	.usage = "sysfarm review [OPTIONS] [CONFIG...]",
+	.about = about,
+	.opts = review_options,
+	.nargs = OPT_CONFIGS,
+};
+
+enum answer { ACCEPT, REJECT, SKIP, QUIT };
+
+/* Bad input over a failed write over a pending file left. */
+static int worse(int a, int b)
+{
+	static const int order[] = { SF_EXIT_OK, SF_EXIT_DIFF,
+				     SF_EXIT_UNTESTED, SF_EXIT_USAGE };
+	int ra = 0, rb = 0;
+
+	for (int i = 0; i < 4; i++) {
+		ra = order[i] == a ? i : ra;
+		rb = order[i] == b ? i : rb;
+	}
+	return ra > rb ? a : b;
+}
+
+struct review {
+	struct farm *f;
+	const struct review_opts *o;
+	char *expected;
+	struct redactions reds;
+	struct abi_table abi;
+	int ask;			/* on a terminal, neither option */
+	int status;
+	size_t left;			/* pending files still there */
+};
+
+/* One answer from the terminal; end of input is quit. */
+static enum answer ask(void)
+{
+	char line[64];
+
+	for (;;) {
+		printf("accept, reject, skip, quit? [a/r/s/q] ");
+		fflush(stdout);
+		if (!fgets(line, sizeof(line), stdin)) {
+			printf("\n");
+			return QUIT;
+		}
+		switch (line[0]) {
+		case 'a':
+			return ACCEPT;
+		case 'r':
+			return REJECT;
+		case 's':
+			return SKIP;
+		case 'q':
+			return QUIT;
+		}
+		printf("a: write the golden, r: remove the pending file, s: leave it, q: leave it and the rest\n");
+	}
+}
+
+/* What the table finds in @snap, as check would hold it to it. */
+static void show_abi(struct review *rv, const struct config *c, json_t *snap)
+{
+	struct abi_findings found = ABI_FINDINGS_INIT;
+	struct strv kconfig = STRV_INIT;
+	struct sf_err err = SF_ERR_INIT;
+	size_t n;
+
+	if (!rv->abi.path)
+		return;
+	if (kbuild_fragment_options(&rv->f->m, c, &kconfig, &err)) {
+		ui_error("sysfarm", &err);
+		goto out;
+	}
+	abi_check(&rv->abi, snap, &kconfig, NULL, &found);
+	n = abi_count(&found);
+	if (n) {
+		printf("  %s finds %zu fault%s in it: once accepted, check says ABI-MISMATCH until the table or the kernel changes\n",
+		       rv->abi.path, n, n == 1 ? "" : "s");
+		abi_print(stdout, &found, "  abi: ", 0);
+	}
+out:
+	abi_findings_release(&found);
+	strv_release(&kconfig);
+}
+
+/*
+ * @snap (the pending file, loaded) against @golden: the summary line and
+ * each change. Return: 0, or -1 when the golden cannot be read (said).
+ */
+static int show_diff(struct review *rv, const struct config *c,
+		     const char *pending, const char *golden, json_t *snap)
+{
+	struct sf_err err = SF_ERR_INIT;
+	struct diff d = DIFF_INIT;
+	json_t *gj = NULL;
+	char *summary;
+
+	if (!path_exists(golden)) {
+		printf("\n%s: NEW: no golden %s yet (%s)\n", c->name, golden,
+		       pending);
+		return 0;
+	}
+	if (snap_load(golden, &gj, &err) || snap_check(golden, gj, &err)) {
+		ui_error(NULL, &err);
+		json_decref(gj);
+		return -1;
+	}
+	snap_diff(gj, snap, &rv->reds, &d);
+	golden_allow(&rv->abi, 0, snap, &d);
+	summary = diff_summary(&d);
+	printf("\n%s: %s: %s against %s (%s)\n", c->name,
+	       diff_count(&d) ? "DIFF" : "PASS", summary, golden, pending);
+	diff_print(stdout, &d, "  ", rv->o->color);
+	free(summary);
+	diff_release(&d);
+	json_decref(gj);
+	return 0;
+}
+
+/* Accept: the golden first (atomic), then the pending file goes. */
+static void accept(struct review *rv, const char *pending, const char *golden,
+		   json_t *snap)
+{
+	struct sf_err err = SF_ERR_INIT;
+
+	if (golden_save(rv->expected, golden, snap, &rv->reds, &err)) {
+		ui_error("sysfarm", &err);
+		rv->status = worse(rv->status, SF_EXIT_UNTESTED);
+		rv->left++;
+		return;
+	}
+	if (unlink(pending) && errno != ENOENT)
+		fprintf(stderr, "sysfarm: wrote %s but cannot remove '%s': %s\n",
+			golden, pending, strerror(errno));
+	printf("accepted: wrote %s\n", golden);
+}
+
+static void reject(struct review *rv, const char *pending)
+{
+	if (unlink(pending) && errno != ENOENT) {
+		fprintf(stderr, "sysfarm: cannot remove '%s': %s\n", pending,
+			strerror(errno));
+		rv->status = worse(rv->status, SF_EXIT_UNTESTED);
+		rv->left++;
+		return;
+	}
+	printf("rejected: removed %s\n", pending);
+}
+
+/* One configuration's pending file, if it has one. Return: 1 to quit. */
+static int review_one(struct review *rv, const struct config *c)
+{
+	char *pending = path_pending(rv->expected, c->name);
+	char *golden = path_golden(rv->expected, c->name);
+	struct sf_err err = SF_ERR_INIT;
+	enum answer a = SKIP;
+	json_t *snap = NULL;
+	int quit = 0;
+
+	if (!path_exists(pending))
+		goto out;
+	if (snap_load(pending, &snap, &err) ||
+	    snap_check(pending, snap, &err)) {
+		ui_error(NULL, &err);
+		rv->status = worse(rv->status, SF_EXIT_USAGE);
+		/* a damaged pending file can still be rejected */
+		if (rv->o->reject)
+			reject(rv, pending);
+		else
+			rv->left++;
+		goto out;
+	}
+	if (show_diff(rv, c, pending, golden, snap)) {
+		rv->status = worse(rv->status, SF_EXIT_USAGE);
+		rv->left++;
+		goto out;
+	}
+	show_abi(rv, c, snap);
+	if (rv->o->accept)
+		a = ACCEPT;
+	else if (rv->o->reject)
+		a = REJECT;
+	else if (rv->ask)
+		a = ask();
+	if (a == ACCEPT)
+		accept(rv, pending, golden, snap);
+	else if (a == REJECT)
+		reject(rv, pending);
+	else
+		rv->left++;
+	quit = a == QUIT;
+out:
+	json_decref(snap);
+	free(golden);
+	free(pending);
+	return quit;
+}
+
+/*
+ * Pending files no configuration of the matrix is named after: removed
+ * by --reject, else left (and counted).
+ */
+static void review_strays(struct review *rv)
+{
+	struct strv found = STRV_INIT;
+
+	golden_pending_list(rv->expected, &found);
+	for (size_t i = 0; i < found.n; i++) {
+		const char *name = strrchr(found.v[i], '/') + 1;
+		size_t len = strlen(name) - strlen(".json.pending"), k;
+
+		for (k = 0; k < rv->f->m.nconfigs; k++)
+			if (strlen(rv->f->m.configs[k].name) == len &&
+			    !strncmp(rv->f->m.configs[k].name, name, len))
+				break;
+		if (k < rv->f->m.nconfigs)
+			continue;
+		printf("\n%s: no configuration of %s is named after it\n",
+		       found.v[i], rv->f->matrix_path);
+		if (rv->o->reject)
+			reject(rv, found.v[i]);
+		else
+			rv->left++;
+	}
+	strv_release(&found);
+}
+
+int cmd_review(int argc, char **argv)
+{
+	struct review_opts o = { .color = isatty(STDOUT_FILENO) };
+	struct review rv = { .o = &o, .reds = REDACTIONS_INIT };
+	struct farm f;
+	size_t s;
+	int status;
+
+	farm_init(&f);
+	rv.f = &f;
+	if (ui_setup(&f, argc, argv, &review_cmd, &o, &status))
+		goto out;
+	if (o.accept && o.reject) {
+		fprintf(stderr, "sysfarm review: --accept or --reject, not both\n");
+		status = SF_EXIT_USAGE;
+		goto out;
+	}
+	status = SF_EXIT_USAGE;
+	if (golden_dir_load(&o.dir, f.top, &rv.expected, &rv.reds) ||
+	    golden_abi_load(rv.expected, &rv.abi))
+		goto out;
+	rv.ask = !o.accept && !o.reject && isatty(STDIN_FILENO);
+	for (s = 0; s < f.nsel; s++)
+		if (review_one(&rv, &f.m.configs[f.sel[s]]))
+			break;
+	/* after a quit, the ones not shown are still pending */
+	for (s = s < f.nsel ? s + 1 : s; s < f.nsel; s++) {
+		char *pending = path_pending(rv.expected,
+					     f.m.configs[f.sel[s]].name);
+
+		rv.left += path_exists(pending);
+		free(pending);
+	}
+	if (f.nsel == f.m.nconfigs)
+		review_strays(&rv);
+	if (rv.left)
+		printf("\n%zu pending snapshot%s left in %s\n", rv.left,
+		       rv.left == 1 ? "" : "s", rv.expected);
+	else
+		printf("no pending snapshot in %s\n", rv.expected);
+	status = worse(rv.status,
+				   rv.left ? SF_EXIT_DIFF : SF_EXIT_OK);
+out:
+	abi_table_release(&rv.abi);
+	redactions_release(&rv.reds);
+	free(rv.expected);
+	farm_release(&f);
+	return status;
+}
