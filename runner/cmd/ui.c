@@ -49,7 +49,7 @@ int ui_options(int argc, char **argv, const struct opt_cmd *cmd,
 		ui_error("sysfarm", &err);
 		return -1;
 	case OPTIONS_USAGE:
-		options_usage(stderr, cmd, common);
+		ui_error(NULL, &err);
 		return -1;
 	}
 	return i;

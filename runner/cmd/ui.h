@@ -29,9 +29,9 @@ void ui_error(const char *who, const struct sf_err *e);
 /**
  * ui_options() - options_parse(), its outcome reported
  *
- * --help prints the usage on stdout; a bad value is said alone; an
- * unknown option, a missing value (after getopt_long()'s own message) or
- * a wrong number of operands is followed by the usage on stderr.
+ * --help prints the usage on stdout; a bad value, an unknown option, a
+ * missing value or a wrong number of operands is said in one line on
+ * stderr, with the options meant and where the usage is.
  *
  * Return: the index of the first operand; 0 after --help; -1 after
  * misuse (the command exits with SF_EXIT_USAGE).

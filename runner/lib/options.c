@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Command-line options from tables: parsed by getopt_long(), usage printed. */
 #include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -174,6 +176,108 @@ static const struct bound *bound_short(const struct bounds *b, int c)
 	return NULL;
 }
 
+/* Edits that turn @a into @b (Levenshtein), for names up to 63 bytes. */
+static size_t edits(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[64], i, j;
+
+	if (la > 63 || lb > 63)
+		return SIZE_MAX;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+/*
+ * The long options @name may have meant: those it abbreviates (more than
+ * one: ambiguous), else the nearest within 2 edits. Return: how many were
+ * put in @buf ("--a, --b").
+ */
+static int guess(const struct bounds *b, const char *name, char *buf,
+		 size_t size)
+{
+	size_t len = strcspn(name, "="), best = 3, used = 0;
+	int n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < b->n; i++)
+		if (len && !strncmp(b->v[i].o->name, name, len) &&
+		    used + strlen(b->v[i].o->name) + 5 < size) {
+			used += snprintf(buf + used, size - used, "%s--%s",
+					 n++ ? ", " : "", b->v[i].o->name);
+		}
+	if (n)
+		return n;
+	for (size_t i = 0; i < b->n; i++) {
+		char want[64];
+		size_t d;
+
+		snprintf(want, sizeof(want), "%.*s", (int)(len < 63 ? len : 63),
+			 name);
+		d = edits(want, b->v[i].o->name);
+		if (d < best && strlen(b->v[i].o->name) + 3 < size) {
+			best = d;
+			snprintf(buf, size, "--%s", b->v[i].o->name);
+			n = 1;
+		}
+	}
+	return n;
+}
+
+/*
+ * getopt_long()'s complaint (it prints nothing: opterr is 0) as one line:
+ * what was wrong, the options meant, where the rest is.
+ */
+static void misuse_say(const struct bounds *b, char **argv, int c,
+		       struct sf_err *err)
+{
+	const char *arg = argv[optind - 1];
+	char shown[80], hint[160], meant[200] = "";
+	const struct bound *e = optopt >= OPT_VAL ? &b->v[optopt - OPT_VAL] :
+				bound_short(b, optopt);
+	int n;
+
+	if (c == ':' && e && optopt < OPT_VAL) {
+		err_set(err, "sysfarm %s: -%c needs a value ('sysfarm %s --help')",
+			argv[0], optopt, argv[0]);
+		return;
+	}
+	if (e && optopt >= OPT_VAL) {
+		err_set(err, "sysfarm %s: --%s %s ('sysfarm %s --help')", argv[0],
+			e->o->name, c == ':' ? "needs a value" : "takes no value",
+			argv[0]);
+		return;
+	}
+	if (optopt && optopt < OPT_VAL) {
+		err_set(err, "sysfarm %s: unknown option '-%c' ('sysfarm %s --help' lists them)",
+			argv[0], optopt, argv[0]);
+		return;
+	}
+	n = !strncmp(arg, "--", 2) ? guess(b, arg + 2, hint, sizeof(hint)) : 0;
+	if (n)
+		snprintf(meant, sizeof(meant), "%s %s? ",
+			 n > 1 ? "one of" : "did you mean", hint);
+	err_set(err, "sysfarm %s: %s option %s (%s'sysfarm %s --help' lists them)",
+		argv[0], n > 1 ? "ambiguous" : "unknown",
+		str_quote(shown, sizeof(shown), arg), meant, argv[0]);
+}
+
 int options_parse(int argc, char **argv, const struct opt_cmd *cmd,
 		  void *base, const struct opt *common, void *common_base,
 		  struct sf_err *err)
@@ -189,10 +293,12 @@ int options_parse(int argc, char **argv, const struct opt_cmd *cmd,
 	 */
 	bounds_init(&b, common, common_base, cmd->opts, base);
 	longopts = xmalloc((b.n + 1) * sizeof(*longopts));
-	s = shorts = xmalloc(2 * b.n + 2);
+	s = shorts = xmalloc(2 * b.n + 3);
 	/* Options end at the first configuration name. */
 	if (cmd->nargs == OPT_CONFIGS)
 		*s++ = '+';
+	/* ':' for a missing value, no message: misuse_say() says it */
+	*s++ = ':';
 	for (size_t i = 0; i < b.n; i++) {
 		const struct opt *o = b.v[i].o;
 
@@ -210,10 +316,15 @@ int options_parse(int argc, char **argv, const struct opt_cmd *cmd,
 	memset(&longopts[b.n], 0, sizeof(*longopts));
 	*s = '\0';
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
 		const struct bound *e = c >= OPT_VAL ? &b.v[c - OPT_VAL] :
 						       bound_short(&b, c);
 
+		if (c == '?' || c == ':') {
+			misuse_say(&b, argv, c, err);
+			goto out;
+		}
 		if (!e)
 			goto out;
 		if (e->o == &help_opt) {
@@ -227,6 +338,10 @@ int options_parse(int argc, char **argv, const struct opt_cmd *cmd,
 	}
 	if (cmd->nargs == OPT_CONFIGS || argc - optind == cmd->nargs)
 		ret = optind;
+	else
+		err_set(err, "sysfarm %s: takes %d operand%s, not %d (usage: %s)",
+			argv[0], cmd->nargs, cmd->nargs == 1 ? "" : "s",
+			argc - optind, cmd->usage);
 out:
 	free(shorts);
 	free(longopts);

@@ -105,9 +105,9 @@ struct opt_cmd {
 enum options_status {
 	OPTIONS_HELP = 0,	/* -h or --help: the usage, on stdout */
 	OPTIONS_BAD = -1,	/* a bad value, said in the error alone */
-	OPTIONS_USAGE = -2,	/* an unknown option or a missing value
-				 * (getopt_long() said which), or a wrong
-				 * number of operands: the usage, on stderr */
+	OPTIONS_USAGE = -2,	/* an unknown option, a missing value or
+				 * a wrong number of operands: said in the
+				 * error, one line with a hint */
 };
 
 /**
@@ -116,9 +116,12 @@ enum options_status {
  * @common: options the command shares with others (may be NULL), bound
  *	to @common_base
  * @err: set for OPTIONS_BAD ("--jobs takes a count (1 to 1024), not 'x'")
+ *	and OPTIONS_USAGE ("sysfarm check: unknown option '--alow-added'
+ *	(did you mean --allow-added? 'sysfarm check --help' lists them)":
+ *	the options it abbreviates, else the nearest within 2 edits)
  *
- * -h and --help are added. Nothing is printed here but getopt_long()'s own
- * messages: the command reports what this returns (cmd/ui.c).
+ * -h and --help are added. Nothing is printed here, getopt_long()'s
+ * messages neither: the command reports what this returns (cmd/ui.c).
  *
  * Return: the index of the first operand, or an enum options_status.
  */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Loads matrix.yaml with libyaml and expands it into configurations. */
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1005,36 +1006,97 @@ int matrix_load(struct matrix *m, const char *path, struct sf_err *err)
 	return yaml_file_load(&ld.yf, parse_root, &ld) ? -1 : 0;
 }
 
+/*
+ * Does @c match one condition of a selector: AXIS=VALUE, or a name (a
+ * glob)? Return: 1, 0, or -1 with @err set (no such axis).
+ */
+static int select_cond(const struct matrix *m, const struct config *c,
+		       const char *cond, size_t len, struct sf_err *err)
+{
+	char *text = xstrfmt("%.*s", (int)len, cond), *eq = strchr(text, '=');
+	char shown[80];
+	int ret = 0;
+	size_t a;
+
+	if (!eq) {
+		ret = !fnmatch(text, c->name, 0);
+		goto out;
+	}
+	*eq = '\0';
+	for (a = 0; a < m->naxes && strcmp(m->axes[a].name, text); a++)
+		;
+	if (a == m->naxes) {
+		char *list = xstrdup(""), *more;
+
+		for (a = 0; a < m->naxes; a++) {
+			more = xstrfmt("%s%s%s", list, a ? ", " : "",
+				       m->axes[a].name);
+			free(list);
+			list = more;
+		}
+		ret = err_set(err, "no axis %s in %s (axes: %s)",
+			      str_quote(shown, sizeof(shown), text), m->path,
+			      list);
+		free(list);
+		goto out;
+	}
+	ret = !fnmatch(eq + 1, m->axes[a].values[c->value[a]].name, 0);
+out:
+	free(text);
+	return ret;
+}
+
+/* Does @c match @sel, its conditions joined by commas (all must)? */
+static int select_match(const struct matrix *m, const struct config *c,
+			const char *sel, struct sf_err *err)
+{
+	for (;;) {
+		size_t len = strcspn(sel, ",");
+		int ret = select_cond(m, c, sel, len, err);
+
+		if (ret <= 0)
+			return ret;
+		if (!sel[len])
+			return 1;
+		sel += len + 1;
+	}
+}
+
 int matrix_select(const struct matrix *m, char *const *names, int n,
 		  size_t **sel, struct sf_err *err)
 {
 	size_t count = 0;
 
-	*sel = xmalloc((m->nconfigs + n) * sizeof(**sel));
-	if (!n) {
-		for (size_t i = 0; i < m->nconfigs; i++)
-			(*sel)[count++] = i;
-		return count;
-	}
+	*sel = xmalloc((m->nconfigs + 1) * sizeof(**sel));
 	for (int a = 0; a < n; a++) {
-		size_t i, j;
+		size_t matched = 0, j;
 
-		for (i = 0; i < m->nconfigs; i++)
-			if (!strcmp(m->configs[i].name, names[a]))
-				break;
-		if (i == m->nconfigs) {
+		for (size_t i = 0; i < m->nconfigs; i++) {
+			int ret = select_match(m, &m->configs[i], names[a],
+					       err);
+
+			if (ret < 0)
+				return -1;
+			if (!ret)
+				continue;
+			matched++;
+			/* Named twice is meant once: it boots once. */
+			for (j = 0; j < count && (*sel)[j] != i; j++)
+				;
+			if (j == count)
+				(*sel)[count++] = i;
+		}
+		if (!matched) {
 			char shown[80];
 
-			return err_set(err, "unknown configuration %s (see 'sysfarm list')",
+			return err_set(err, "no configuration matches %s (see 'sysfarm list'; NAME, a glob such as 'x86_64-*', or AXIS=VALUE[,AXIS=VALUE])",
 				       str_quote(shown, sizeof(shown),
 						 names[a]));
 		}
-		/* Named twice is meant once: it boots once. */
-		for (j = 0; j < count && (*sel)[j] != i; j++)
-			;
-		if (j == count)
-			(*sel)[count++] = i;
 	}
+	if (!n)
+		for (size_t i = 0; i < m->nconfigs; i++)
+			(*sel)[count++] = i;
 	return count;
 }
 

@@ -81,11 +81,16 @@ struct matrix {
 int matrix_load(struct matrix *m, const char *path, struct sf_err *err);
 
 /**
- * matrix_select() - pick configurations by name
- * @names: names from the command line; none means all
+ * matrix_select() - pick configurations by name, glob or axis value
+ * @names: selectors from the command line; none means all. Each is a
+ *	name, a glob of names ('x86_64-*', fnmatch(3)) or AXIS=VALUE (VALUE
+ *	a glob too), conditions joined by commas all holding
+ *	(arch=arm,sysfs=on); the configurations of each, in matrix order,
+ *	are added once.
  * @sel: set to a malloc'd array of indices into @m->configs
  *
- * Return: how many were selected, or -1 with @err naming the unknown one.
+ * Return: how many were selected, or -1 with @err naming a selector that
+ * matches none or an unknown axis.
  */
 int matrix_select(const struct matrix *m, char *const *names, int n,
 		  size_t **sel, struct sf_err *err);

@@ -55,4 +55,31 @@ for bad in "--builds 0" "--jobs x" "--timeout 86401" "--builds 2x"; do
 	check "... naming $1 and '$2'" grep -q -- "^sysfarm: $1 takes .* not '$2'\$" \
 		"$TMP/err"
 done
+# Selecting configurations: a name, a glob, AXIS=VALUE (conditions joined
+# by commas all hold), each added once in matrix order.
+# sel ARGS...: the configurations `list --json ARGS` selects, on one line
+sel() {
+	"$SYSFARM" list --json --matrix "$TOP/matrix.yaml" "$@" |
+		jq -r '[.[].config] | join(" ")'
+}
+check "a glob: 'x86_64-sysfs-off*'" test "$(sel 'x86_64-sysfs-off*')" = \
+	"x86_64-sysfs-off-tca6507 x86_64-sysfs-off"
+check "an axis value: arch=arm,sysfs=on" test "$(sel arch=arm,sysfs=on)" = \
+	"arm-sysfs-on-tca6507 arm-sysfs-on"
+check "an axis value: source=6.12" test "$(sel source=6.12)" = \
+	"x86_64-sysfs-on-tca6507-6.12 x86_64-sysfs-on-6.12"
+check "a name and a glob that also matches it: once" \
+	test "$(sel arm-sysfs-off 'arm-sysfs-off*')" = \
+	"arm-sysfs-off arm-sysfs-off-tca6507"
+"$SYSFARM" list --matrix "$TOP/matrix.yaml" arc=arm 2>"$TMP/err"
+check "an unknown axis: exit 2 (status $?)" test $? -eq 2
+check "... naming it and the axes there are" grep -q \
+	"no axis 'arc' in .*matrix.yaml (axes: arch, sysfs, tca6507, source)" \
+	"$TMP/err"
+"$SYSFARM" list --matrix "$TOP/matrix.yaml" 'riscv-*' 2>"$TMP/err"
+check "a selector no configuration matches: exit 2 (status $?)" \
+	test $? -eq 2
+check "... said, with the forms a selector takes" grep -q \
+	"no configuration matches 'riscv-\\*' (see 'sysfarm list'; NAME, a glob" \
+	"$TMP/err"
 done_testing

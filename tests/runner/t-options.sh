@@ -9,7 +9,7 @@
 common="--matrix --build-dir --series --tarball --kernel-src --accel
 	--append --timeout --jobs --builds"
 golden="--expected --redactions --results"
-FARM_CMDS="list build run check update bisect abi upgrade"
+FARM_CMDS="list build run check update review bisect abi upgrade"
 
 # options CMD: the long options CMD takes, one a line, sorted.
 options() {
@@ -61,13 +61,13 @@ for cmd in $FARM_CMDS diff report; do
 		[ -n "$argh" ] && set -- "$opt" "$(value "$argh")"
 		"$SYSFARM" $cmd "$@" --zz-unknown 2>"$TMP/err" >/dev/null
 		check "$cmd takes $*" \
-			grep -qx "$cmd: unrecognized option '--zz-unknown'" \
+			grep -q "^sysfarm $cmd: unknown option '--zz-unknown'" \
 			"$TMP/err"
 	done <"$TMP/listed"
 	"$SYSFARM" $cmd --zz-unknown 2>"$TMP/err" >/dev/null
 	check "$cmd: an unknown option is exit 2 (status $?)" test $? -eq 2
-	check "... followed by the usage" grep -q "^usage: sysfarm $cmd " \
-		"$TMP/err"
+	check "... said in one line, pointing to --help" sh -c \
+		"test \$(wc -l <'$TMP/err') -eq 1 && grep -q \"'sysfarm $cmd --help' lists them\" '$TMP/err'"
 done
 
 # The common table, on each command that takes it: a value checked, a
@@ -88,8 +88,26 @@ done
 for cmd in diff report; do
 	"$SYSFARM" $cmd --jobs 1 a b 2>"$TMP/err"
 	check "$cmd takes no common option" grep -qx \
-		"$cmd: unrecognized option '--jobs'" "$TMP/err"
+		"sysfarm $cmd: unknown option '--jobs' ('sysfarm $cmd --help' lists them)" "$TMP/err"
 done
+
+# A near miss is named: the option meant, or those an abbreviation could be.
+"$SYSFARM" check --alow-added 2>"$TMP/err"
+check "--alow-added: exit 2 (status $?)" test $? -eq 2
+check "... did you mean --allow-added?" grep -qx \
+	"sysfarm check: unknown option '--alow-added' (did you mean --allow-added? 'sysfarm check --help' lists them)" \
+	"$TMP/err"
+"$SYSFARM" check --j 2>"$TMP/err"
+check "--j: ambiguous, its candidates named" grep -qx \
+	"sysfarm check: ambiguous option '--j' (one of --jobs, --junit? 'sysfarm check --help' lists them)" \
+	"$TMP/err"
+"$SYSFARM" check --jobs 2>"$TMP/err"
+check "--jobs without its value: said" grep -qx \
+	"sysfarm check: --jobs needs a value ('sysfarm check --help')" "$TMP/err"
+"$SYSFARM" diff a.json 2>"$TMP/err"
+check "diff with one operand: the count and the usage line" grep -qx \
+	"sysfarm diff: takes 2 operands, not 1 (usage: sysfarm diff \[OPTIONS\] OLD.json NEW.json)" \
+	"$TMP/err"
 
 # One --color, one message, on both commands that take it.
 for cmd in check diff; do
