@@ -19,6 +19,8 @@ options() {
 	check) set -- $golden --allow-added --junit --markdown --tap --color \
 		$common ;;
 	update) set -- --force $golden $common ;;
+	review) set -- --accept --reject --color --expected --redactions \
+		$common ;;
 	bisect) set -- --good --bad $common ;;
 	abi) set -- --table --goldens --kernel-tree --snapshot --kconfig \
 		$common ;;
