@@ -37,6 +37,7 @@ struct bisect {
 	struct diff diff;	/* of the last step that gave a snapshot */
 	struct diff bad_diff;	/* of step bad_k */
 	long bad_k;
+	char **why;		/* per step: why it was untestable, or NULL */
 };
 
 static const struct opt bisect_options[] = {
@@ -119,6 +120,41 @@ static void step_compare(void *ctx, struct farm *f, struct run *r)
 		golden_confirm(f, r, &b->reds);
 }
 
+/*
+ * An untestable step's message, and its build log copied out of the
+ * kernel directory the next step builds in again:
+ * BUILD/bisect/CONFIG.K.build.log.
+ */
+static void skip_keep(struct farm *f, struct bisect *b, long k)
+{
+	const struct result *r = &b->run->res;
+	char why[ERR_FORMAT_MAX], *dir, *log, *kept, *text, *step;
+	size_t len;
+
+	err_format(&r->why, why, sizeof(why));
+	free(b->why[k]);
+	b->why[k] = xstrdup(why);
+	if (r->v != V_BUILD_FAIL && r->v != V_CONFIG_FAIL)
+		return;
+	dir = kbuild_dir(&f->kb, b->run->c, &farm_source(f, 0)->src);
+	log = path_build_log(dir);
+	step = xstrfmt("%s.%ld", b->run->c->name, k);
+	kept = path_bisect_build_log(f->build, step);
+	text = file_read(log, &len);
+	if (text && !file_write_atomic(kept, text, len)) {
+		char *more = xstrfmt("%s\n(build log kept: %s)", b->why[k],
+				     kept);
+
+		free(b->why[k]);
+		b->why[k] = more;
+	}
+	free(text);
+	free(kept);
+	free(step);
+	free(log);
+	free(dir);
+}
+
 /* Step k: the first k patches, built, booted, compared with the golden. */
 static void step(struct farm *f, struct bisect *b, long k)
 {
@@ -158,6 +194,8 @@ static void step(struct farm *f, struct bisect *b, long k)
 		memset(&b->diff, 0, sizeof(b->diff));
 		b->bad_k = k;
 	}
+	if (b->state[k] == SKIP)
+		skip_keep(f, b, k);
 	log = fopen(b->log, "a");
 	if (log) {
 		fprintf(log, "%ld %s %s %.1f\n", k, name, verdict_name(r->v),
@@ -212,6 +250,44 @@ static int golden_load(const struct farm *f, const struct config *c,
 	return bad ? -1 : 0;
 }
 
+/*
+ * Why a step was untestable: its message's first line, the compiler's
+ * errors of the log excerpt after it (else the excerpt's last lines), and
+ * where the build log was kept.
+ */
+static void why_print(const char *why)
+{
+	struct strv lines = STRV_INIT, errors = STRV_INIT;
+	const struct strv *show = &lines;
+	size_t from;
+
+	if (!why) {
+		printf("    (logged by an earlier run: rerun without BUILD/bisect/CONFIG.log to see why)\n");
+		return;
+	}
+	for (const char *p = why; *p;) {
+		size_t n = strcspn(p, "\n");
+		char *line = xstrfmt("%.*s", (int)n, p);
+
+		if (lines.n && (strstr(line, "error:") || strstr(line, "Error ")))
+			strv_push(&errors, line);
+		if (strncmp(line, "(build log kept: ", 17))
+			strv_push(&lines, line);
+		free(line);
+		p += n + (p[n] == '\n');
+	}
+	printf("    %s\n", lines.n ? lines.v[0] : "");
+	if (errors.n)
+		show = &errors;
+	from = show == &errors ? 0 : lines.n > 6 ? lines.n - 5 : 1;
+	for (size_t i = from; i < show->n; i++)
+		printf("    | %s\n", show->v[i]);
+	if (strstr(why, "(build log kept: "))
+		printf("    %s\n", strstr(why, "(build log kept: "));
+	strv_release(&errors);
+	strv_release(&lines);
+}
+
 /* The first bad patch, or the range skips leave. Return: exit status. */
 static int answer_print(const struct bisect *b, const struct config *c,
 			long lo, long hi)
@@ -231,10 +307,13 @@ static int answer_print(const struct bisect *b, const struct config *c,
 		return SF_EXIT_OK;
 	}
 	printf("skipped steps leave a range: the first bad patch is one of\n");
-	for (long i = lo + 1; i <= hi; i++)
+	for (long i = lo + 1; i <= hi; i++) {
 		printf("  %s: %s (%s)\n", strrchr(b->patches.v[i - 1], '/') + 1,
 		       b->subjects.v[i - 1],
 		       b->state[i] == SKIP ? "untestable" : "bad");
+		if (b->state[i] == SKIP)
+			why_print(b->why[i]);
+	}
 	return SF_EXIT_UNTESTED;
 }
 
@@ -253,7 +332,9 @@ int cmd_bisect(int argc, char **argv)
 		goto out;
 	status = SF_EXIT_USAGE;
 	if (f.nsel != 1 || argc - optind != 1) {
-		options_usage(stderr, &bisect_cmd, farm_options);
+		fprintf(stderr, "sysfarm bisect: takes one configuration, not %zu (usage: %s)\n",
+			argc - optind != 1 ? (size_t)(argc - optind) : f.nsel,
+			bisect_cmd.usage);
 		goto out;
 	}
 	c = &f.m.configs[f.sel[0]];
@@ -283,6 +364,7 @@ int cmd_bisect(int argc, char **argv)
 	b.series = xstrdup(farm_source(&f, 0)->series);
 	b.run = run_alloc(&f);
 	b.state = xmalloc((b.patches.n + 1) * sizeof(*b.state));
+	b.why = xmalloc((b.patches.n + 1) * sizeof(*b.why));
 	log_replay(&b);
 
 	lo = b.good;
@@ -319,6 +401,9 @@ out:
 	free(b.log);
 	free(b.series);
 	free(b.state);
+	for (size_t i = 0; b.why && i <= b.patches.n; i++)
+		free(b.why[i]);
+	free(b.why);
 	farm_release(&f);
 	return status;
 }

@@ -37,6 +37,7 @@ PATH_FUNC(path_results, "out/results.json")
 PATH_FUNC(path_bisect, "bisect")
 NAMED_PATH_FUNC(path_bisect_log, "bisect/%s.log")
 NAMED_PATH_FUNC(path_bisect_series, "bisect/%s.series")
+NAMED_PATH_FUNC(path_bisect_build_log, "bisect/%s.build.log")
 
 NAMED_PATH_FUNC(path_image, "%s")
 PATH_FUNC(path_kconfig, ".config")

@@ -22,6 +22,7 @@
  *                               initramfs.cpio virt.dtb virt.dts
  *                               board.dts board.dtb dtc.log
  *   BUILD/bisect/               CONFIG.log CONFIG.series
+ *                               CONFIG.K.build.log
  */
 #ifndef SYSFARM_PATHS_H
 #define SYSFARM_PATHS_H
@@ -52,6 +53,8 @@ char *path_results(const char *build);		/* out/results.json */
 char *path_bisect(const char *build);		/* BUILD/bisect */
 char *path_bisect_log(const char *build, const char *config);
 char *path_bisect_series(const char *build, const char *config);
+/* bisect/STEP.build.log: an untestable step's, STEP "CONFIG.K" */
+char *path_bisect_build_log(const char *build, const char *step);
 
 /* In a kernel's directory, path_kernel(). */
 char *path_image(const char *kernel, const char *image); /* kernel.image */
