@@ -24,6 +24,7 @@ static const struct cmd {
 	{ "check", cmd_check, "run and compare with the goldens in expected/" },
 	{ "update", cmd_update, "run and write the goldens (atomically)" },
 	{ "review", cmd_review, "accept or reject the snapshots check left pending" },
+	{ "shell", cmd_shell, "boot a configuration with a shell on the console" },
 	{ "bisect", cmd_bisect, "the first patch that changed the ABI" },
 	{ "abi", cmd_abi, "check snapshots against the ABI table" },
 	{ "diff", cmd_diff, "compare two snapshots path by path" },

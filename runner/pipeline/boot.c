@@ -279,6 +279,50 @@ out:
 	return v;
 }
 
+/*
+ * QEMU's command line for @b: the console to console.log, or with
+ * @b->interactive to the terminal (stdio, Ctrl-A X quits QEMU); the
+ * result channel to channel.out.
+ */
+static void boot_argv(const struct config *c, const struct boot *b,
+		      const char *dtb, struct strv *argv)
+{
+	char *con = path_console(b->outdir);
+	char *chan = path_channel(b->outdir);
+	char *esc;
+
+	machine_args(c, argv);
+	strv_push(argv, "-accel");
+	strv_push(argv, b->accel);
+	strv_push(argv, "-no-reboot");
+	strv_push(argv, "-kernel");
+	strv_push(argv, b->kernel);
+	strv_push(argv, "-initrd");
+	strv_push(argv, b->initramfs);
+	if (dtb) {
+		strv_push(argv, "-dtb");
+		strv_push(argv, dtb);
+	}
+	strv_push(argv, "-append");
+	strv_push(argv, b->cmdline);
+	esc = qemu_escape(con);
+	strv_push(argv, "-chardev");
+	if (b->interactive)
+		strv_push(argv, "stdio,id=console,mux=on,signal=off");
+	else
+		strv_pushf(argv, "file,id=console,path=%s", esc);
+	free(esc);
+	strv_push(argv, "-serial");
+	strv_push(argv, "chardev:console");
+	esc = qemu_escape(chan);
+	strv_push(argv, "-chardev");
+	strv_pushf(argv, "file,id=channel,path=%s", esc);
+	free(esc);
+	strv_extend(argv, &c->s.qemu_args);
+	free(con);
+	free(chan);
+}
+
 enum verdict boot_run(const struct matrix *m, const struct config *c,
 		      const struct boot *b, const char *dtb, json_t **snap,
 		      struct sf_err *err)
@@ -286,7 +330,6 @@ enum verdict boot_run(const struct matrix *m, const struct config *c,
 	char *con = path_console(b->outdir);
 	char *chan = path_channel(b->outdir);
 	char *qlog = path_qemu_log(b->outdir);
-	char *esc;
 	struct strv argv = STRV_INIT;
 	struct proc p = PROC_INIT;
 	enum proc_status st;
@@ -296,32 +339,7 @@ enum verdict boot_run(const struct matrix *m, const struct config *c,
 	/* Nothing from an earlier boot may be mistaken for this one's. */
 	unlink(con);
 	unlink(chan);
-	machine_args(c, &argv);
-	strv_push(&argv, "-accel");
-	strv_push(&argv, b->accel);
-	strv_push(&argv, "-no-reboot");
-	strv_push(&argv, "-kernel");
-	strv_push(&argv, b->kernel);
-	strv_push(&argv, "-initrd");
-	strv_push(&argv, b->initramfs);
-	if (dtb) {
-		strv_push(&argv, "-dtb");
-		strv_push(&argv, dtb);
-	}
-	strv_push(&argv, "-append");
-	strv_push(&argv, b->cmdline);
-	esc = qemu_escape(con);
-	strv_push(&argv, "-chardev");
-	strv_pushf(&argv, "file,id=console,path=%s", esc);
-	free(esc);
-	strv_push(&argv, "-serial");
-	strv_push(&argv, "chardev:console");
-	esc = qemu_escape(chan);
-	strv_push(&argv, "-chardev");
-	strv_pushf(&argv, "file,id=channel,path=%s", esc);
-	free(esc);
-	strv_extend(&argv, &c->s.qemu_args);
-
+	boot_argv(c, b, dtb, &argv);
 	log_command(qlog, &argv);
 	p.argv = strv_argv(&argv);
 	p.out_path = qlog;
@@ -335,4 +353,19 @@ enum verdict boot_run(const struct matrix *m, const struct config *c,
 	free(chan);
 	free(qlog);
 	return v;
+}
+
+int boot_exec(const struct config *c, const struct boot *b, const char *dtb,
+	      struct sf_err *err)
+{
+	char *qlog = path_qemu_log(b->outdir);
+	struct strv argv = STRV_INIT;
+
+	boot_argv(c, b, dtb, &argv);
+	log_command(qlog, &argv);
+	free(qlog);
+	execvp(argv.v[0], (char *const *)strv_argv(&argv));
+	err_set(err, "cannot run %s: %s", argv.v[0], strerror(errno));
+	strv_release(&argv);
+	return -1;
 }

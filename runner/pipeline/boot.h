@@ -20,6 +20,7 @@ struct boot {
 	const char *accel;		/* "tcg" or "kvm" */
 	const char *cmdline;		/* from boot_cmdline() */
 	int timeout;			/* seconds */
+	int interactive;		/* the console on the terminal */
 };
 
 /**
@@ -50,5 +51,16 @@ char *boot_cmdline(const struct config *c, const struct strv *append);
 enum verdict boot_run(const struct matrix *m, const struct config *c,
 		      const struct boot *b, const char *dtb, json_t **snap,
 		      struct sf_err *err);
+
+/**
+ * boot_exec() - become QEMU, the console on the terminal (`sysfarm shell`)
+ * @b: with @b->interactive set; its timeout is not used
+ *
+ * The command line is logged to qemu.log as boot_run() logs it.
+ *
+ * Return: only on failure: -1 with @err set.
+ */
+int boot_exec(const struct config *c, const struct boot *b, const char *dtb,
+	      struct sf_err *err);
 
 #endif

@@ -9,10 +9,11 @@
 
 #include "pipeline/image.h"
 
-/* The busybox applets /init and the probes' helpers use. */
+/* The busybox applets /init, the probes' helpers and `sysfarm shell` use. */
 static const char *const applets[] = {
 	"sh", "mount", "mkdir", "cat", "stty", "reboot", "sleep", "head",
 	"dd", "grep", "echo", "printf", "ls", "tr", "mkfifo", "od", "umount",
+	"setsid", "cttyhack",
 };
 
 static const struct {

@@ -306,35 +306,66 @@ out:
 	return ret;
 }
 
+/* What a boot of a run takes: its kernel, initramfs, device tree. */
+struct boot_files {
+	char *kdir, *kernel, *initramfs, *init, *dtb;
+};
+
+static void boot_files_release(struct boot_files *bf)
+{
+	free(bf->kdir);
+	free(bf->kernel);
+	free(bf->initramfs);
+	free(bf->init);
+	free(bf->dtb);
+}
+
+/*
+ * @run's initramfs and device tree made, @b filled to boot them.
+ * Return: 0, or -1 with the verdict (QEMU-FAIL) in @run->res.
+ */
+static int boot_prepare(struct farm *f, struct run *run,
+			struct boot_files *bf, struct boot *b)
+{
+	const struct config *c = run->c;
+	struct result *r = &run->res;
+
+	memset(bf, 0, sizeof(*bf));
+	bf->kdir = kbuild_dir(&f->kb, c, &farm_source(f, run->i)->src);
+	bf->kernel = path_image(bf->kdir, c->s.image);
+	bf->initramfs = path_initramfs(run->out);
+	bf->init = matrix_file(&f->m, c->s.init);
+	*b = (struct boot){
+		.kernel = bf->kernel, .initramfs = bf->initramfs,
+		.outdir = run->out, .accel = f->accel, .cmdline = run->cmdline,
+		.timeout = f->timeout > 0 ? f->timeout : c->s.timeout,
+	};
+	mkdir_p(run->out);
+	if (image_build(&f->m, c, bf->init, bf->initramfs, &r->why) ||
+	    boot_dtb(&f->m, c, run->out, &bf->dtb, &r->why)) {
+		r->v = V_QEMU_FAIL;
+		return -1;
+	}
+	return 0;
+}
+
 /* One boot. Return: 0 with @run->snap, or -1 with its verdict. */
 static int boot_once(struct farm *f, struct run *run)
 {
 	const struct config *c = run->c;
 	struct result *r = &run->res;
-	char *kdir = kbuild_dir(&f->kb, c, &farm_source(f, run->i)->src);
-	char *kernel = path_image(kdir, c->s.image);
-	char *initramfs = path_initramfs(run->out);
-	char *init = matrix_file(&f->m, c->s.init);
-	char *dtb = NULL;
-	struct boot b = {
-		.kernel = kernel, .initramfs = initramfs, .outdir = run->out,
-		.accel = f->accel, .cmdline = run->cmdline,
-		.timeout = f->timeout > 0 ? f->timeout : c->s.timeout,
-	};
+	struct boot_files bf;
+	struct boot b;
 	double t = now_seconds();
 	int ret = -1;
 
-	mkdir_p(run->out);
-	if (image_build(&f->m, c, init, initramfs, &r->why) ||
-	    boot_dtb(&f->m, c, run->out, &dtb, &r->why)) {
-		r->v = V_QEMU_FAIL;
+	if (boot_prepare(f, run, &bf, &b))
 		goto out;
-	}
 	farm_progress(f, c, "booting (%s, limit %d s)", f->accel, b.timeout);
 	/* Nothing from an earlier boot may be mistaken for this one's. */
 	unlink(run->snapshot);
-	r->v = boot_run(&f->m, c, &b, dtb, &run->snap, &r->why);
-	if (r->v == V_SNAPSHOT && snapshot_save(f, run, kdir, &r->why)) {
+	r->v = boot_run(&f->m, c, &b, bf.dtb, &run->snap, &r->why);
+	if (r->v == V_SNAPSHOT && snapshot_save(f, run, bf.kdir, &r->why)) {
 		r->v = V_NO_SNAPSHOT;
 		json_decref(run->snap);
 		run->snap = NULL;
@@ -344,12 +375,32 @@ static int boot_once(struct farm *f, struct run *run)
 		      now_seconds() - t);
 	ret = r->v == V_SNAPSHOT ? 0 : -1;
 out:
-	free(kdir);
-	free(kernel);
-	free(initramfs);
-	free(init);
-	free(dtb);
+	boot_files_release(&bf);
 	return ret;
+}
+
+int run_shell(struct farm *f, struct run *run)
+{
+	struct boot_files bf;
+	struct boot b;
+	char *cmdline;
+
+	run_build_all(f);
+	memset(&run->res, 0, sizeof(run->res));
+	if (run_build(f, run))
+		return -1;
+	if (!boot_prepare(f, run, &bf, &b)) {
+		cmdline = xstrfmt("%s sysfarm.shell=1", run->cmdline);
+		b.cmdline = cmdline;
+		b.interactive = 1;
+		farm_progress(f, run->c, "booting (%s) with a shell on this terminal; Ctrl-A X ends QEMU",
+			      f->accel);
+		boot_exec(run->c, &b, bf.dtb, &run->res.why);
+		run->res.v = V_QEMU_FAIL;
+		free(cmdline);
+	}
+	boot_files_release(&bf);
+	return -1;
 }
 
 /*

@@ -74,6 +74,15 @@ void run_free(const struct farm *f, struct run *runs);
 void run_matrix(struct farm *f, struct run *runs, const struct run_hooks *h);
 
 /**
+ * run_shell() - build @run's kernel, then become QEMU booting it with its
+ * initramfs, a shell on the console instead of the snapshot
+ * (sysfarm.shell=1 of the guest's init), the console on the terminal
+ *
+ * Return: only on failure: -1 with the verdict in @run->res.
+ */
+int run_shell(struct farm *f, struct run *run);
+
+/**
  * run_confirm() - boot @r's kernel once more, as run_matrix() did
  * @res: the second boot's result (retries included)
  *

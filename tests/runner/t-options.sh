@@ -9,13 +9,13 @@
 common="--matrix --build-dir --series --tarball --kernel-src --accel
 	--append --timeout --jobs --builds"
 golden="--expected --redactions --results"
-FARM_CMDS="list build run check update review bisect abi upgrade"
+FARM_CMDS="list build run shell check update review bisect abi upgrade"
 
 # options CMD: the long options CMD takes, one a line, sorted.
 options() {
 	case $1 in
 	list) set -- --json --github --kernels $common ;;
-	build | run) set -- $common ;;
+	build | run | shell) set -- $common ;;
 	check) set -- $golden --allow-added --junit --markdown --tap --color \
 		$common ;;
 	update) set -- --force $golden $common ;;
