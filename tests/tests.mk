@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # `make check`: every part appends its TAP test programs to TESTS (fast,
 # no kernel) or BOOT_TESTS (build and boot kernels; run last), and what they
-# need built to CHECK_DEPS.
+# need built to CHECK_DEPS. ci/deps-test installs the tools only tests
+# use (chromium, for the HTML report).
 
 check: deps
+	ci/deps-test
 	$(MAKE) all $(CHECK_DEPS)
 	tests/harness $(TESTS) $(BOOT_TESTS)

@@ -11,6 +11,7 @@
 #include "cmd/ui.h"
 #include "compare/report.h"
 #include "lib/exitcode.h"
+#include "lib/paths.h"
 
 static const char about[] =
 	"Builds, boots and snapshots each configuration and compares the\n"
@@ -29,7 +30,7 @@ static const char about[] =
 
 struct check_opts {
 	struct golden_opts g;
-	const char *junit, *markdown;
+	const char *junit, *markdown, *html;
 	int tap, color;
 };
 
@@ -39,6 +40,8 @@ static const struct opt check_options[] = {
 		   "also write the results as JUnit XML"),
 	OPT_STRING(0, "markdown", struct check_opts, markdown, "FILE",
 		   "also append a Markdown summary (GITHUB_STEP_SUMMARY)"),
+	OPT_STRING(0, "html", struct check_opts, html, "FILE",
+		   "the HTML page (BUILD/out/report.html)"),
 	OPT_BOOLEAN(0, "allow-added", struct check_opts, g.allow_added,
 		    "additions do not fail (shown, classed, allowed)"),
 	OPT_BOOLEAN(0, "tap", struct check_opts, tap,
@@ -75,6 +78,7 @@ int cmd_check(int argc, char **argv)
 	struct check_opts o = { .g.abi = 1, .g.pending = 1, .color = isatty(1) };
 	struct golden_run run;
 	struct farm f;
+	char *html;
 	int status;
 
 	farm_init(&f);
@@ -89,10 +93,15 @@ int cmd_check(int argc, char **argv)
 	else
 		golden_print(&f, &run, o.color);
 	status = golden_status(&f, &run);
+	html = o.html ? xstrdup(o.html) : path_report_html(f.build);
 	if ((o.junit && write_report(o.junit, 0, run.report, report_junit)) ||
 	    (o.markdown && write_report(o.markdown, 1, run.report,
-					report_markdown)))
+					report_markdown)) ||
+	    write_report(html, 0, run.report, report_html))
 		status = verdict_exit_fold(status, SF_EXIT_UNTESTED);
+	else if (!o.tap)
+		printf("\nthe page: %s\n", html);
+	free(html);
 out_run:
 	golden_release(&f, &run);
 out_farm:

@@ -420,6 +420,18 @@ static void golden_one(void *ctx, struct farm *f, struct run *r)
 		pending_one(run, r);
 }
 
+/* [{"name": AXIS, "value": VALUE}, ...] in matrix order: the HTML grid's. */
+static json_t *axes_json(const struct farm *f, const struct config *c)
+{
+	json_t *arr = json_array();
+
+	for (size_t a = 0; a < f->m.naxes; a++)
+		json_array_append_new(arr, json_pack("{s:s, s:s}",
+			"name", f->m.axes[a].name,
+			"value", f->m.axes[a].values[c->value[a]].name));
+	return arr;
+}
+
 /* results.json: each run's result.json with what the comparison found. */
 static json_t *results_json(const struct farm *f, const struct golden_run *run)
 {
@@ -438,6 +450,7 @@ static json_t *results_json(const struct farm *f, const struct golden_run *run)
 				    json_boolean(run->confirmed[s]));
 		json_object_set_new(e, "abi",
 				    abi_to_json(&run->abi_found[s]));
+		json_object_set_new(e, "axes", axes_json(f, &f->m.configs[f->sel[s]]));
 		json_array_append_new(arr, e);
 	}
 	return json_pack("{s:o, s:o}", "configs", arr,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* sysfarm report: a results file as TAP, JUnit XML or Markdown. */
+/* sysfarm report: a results file as TAP, JUnit XML, Markdown or HTML. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +13,7 @@
 
 struct report_opts {
 	int tap;
-	const char *junit, *markdown;
+	const char *junit, *markdown, *html;
 };
 
 static const struct opt report_options[] = {
@@ -24,6 +24,8 @@ static const struct opt report_options[] = {
 	OPT_STRING(0, "markdown", struct report_opts, markdown, "FILE",
 		   "a Markdown summary into FILE ('-': stdout), "
 		   "e.g. \"$GITHUB_STEP_SUMMARY\" (appended to)"),
+	OPT_STRING(0, "html", struct report_opts, html, "FILE",
+		   "one self-contained HTML page into FILE ('-': stdout)"),
 	OPT_END
 };
 
@@ -73,12 +75,14 @@ int cmd_report(int argc, char **argv)
 		ui_error("sysfarm report", &err);
 		return SF_EXIT_USAGE;
 	}
-	if (o.tap || (!o.junit && !o.markdown))
+	if (o.tap || (!o.junit && !o.markdown && !o.html))
 		status = report_write(report_tap, "-", 0, results);
 	if (!status && o.junit)
 		status = report_write(report_junit, o.junit, 0, results);
 	if (!status && o.markdown)
 		status = report_write(report_markdown, o.markdown, 1, results);
+	if (!status && o.html)
+		status = report_write(report_html, o.html, 0, results);
 	json_decref(results);
 	return status;
 }

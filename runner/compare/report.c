@@ -92,6 +92,13 @@ static const char *config_bad(json_t *c)
 	json_array_foreach(v, i, in)
 		if (abi_finding_bad(in))
 			return "\"abi\" must hold {kind, path, detail: strings, waived: a string or null}";
+	v = json_object_get(c, "axes");
+	if (v && !json_is_array(v))
+		return "\"axes\" must be an array";
+	json_array_foreach(v, i, in)
+		if (!json_is_string(json_object_get(in, "name")) ||
+		    !json_is_string(json_object_get(in, "value")))
+			return "\"axes\" must hold {name, value: strings}";
 	v = json_object_get(c, "confirmed");
 	if (v && !json_is_boolean(v))
 		return "\"confirmed\" must be true or false";
@@ -477,11 +484,31 @@ static void md_details(FILE *out, json_t *c, const struct strv *lines)
 	fputs("\n\n</details>\n\n", out);
 }
 
+/*
+ * GitHub takes at most 1 MiB of a step's summary: the details stop before
+ * that, with a note, so that the table and what fits are shown.
+ */
+#define SUMMARY_MAX (1024 * 1024)
+#define SUMMARY_CUT_NOTE 512		/* room kept for the note */
+
+/* The note: which configurations' details are not shown, and where. */
+static void md_cut(FILE *out, json_t *configs, size_t from)
+{
+	size_t n = 0, i;
+	json_t *c;
+
+	json_array_foreach(configs, i, c)
+		n += i >= from;
+	fprintf(out, "**The details of %zu configuration%s are cut here:** GitHub shows at most 1 MiB of a step's summary. All of them are in the HTML report and results.json (the workflow's artifacts, or `sysfarm report --html`).\n",
+		n, n == 1 ? "" : "s");
+}
+
 int report_markdown(FILE *out, json_t *results)
 {
 	json_t *configs = json_object_get(results, "configs"), *c;
 	struct tally t = tally_count(configs);
-	size_t i;
+	size_t i, used = 0;
+	long start = ftell(out);	/* -1 on a pipe: the details alone */
 
 	fprintf(out, "## sysfarm: %zu passed, %zu failed, %zu %s\n\n",
 		t.tests - t.failures - t.errors, t.failures, t.errors,
@@ -508,13 +535,30 @@ int report_markdown(FILE *out, json_t *results)
 		free(first);
 	}
 	fputc('\n', out);
+	if (start >= 0 && ftell(out) > start)
+		used = (size_t)(ftell(out) - start);
 	json_array_foreach(configs, i, c) {
 		struct strv lines = STRV_INIT;
+		char *block = NULL;
+		size_t len = 0;
+		FILE *mem;
 
 		case_lines(c, &lines);
-		if (lines.n)
-			md_details(out, c, &lines);
+		if (!lines.n) {
+			strv_release(&lines);
+			continue;
+		}
+		mem = xmemstream(&block, &len);
+		md_details(mem, c, &lines);
 		strv_release(&lines);
+		if (fclose(mem) || used + len > SUMMARY_MAX - SUMMARY_CUT_NOTE) {
+			free(block);
+			md_cut(out, configs, i);
+			break;
+		}
+		fwrite(block, 1, len, out);
+		used += len;
+		free(block);
 	}
 	return out_status(out);
 }
@@ -534,4 +578,403 @@ char *report_text(int (*fn)(FILE *, json_t *), json_t *results,
 		return NULL;
 	}
 	return text;
+}
+
+/*
+ * HTML: @s as text or an attribute value; C0 controls and DEL as \xHH,
+ * C1 controls, bidi overrides and line separators as \uXXXX (they could
+ * move or hide what a reviewer reads), bytes that are not UTF-8 as \xHH.
+ */
+static void html_put(FILE *out, const char *s)
+{
+	size_t len = strlen(s);
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		uint32_t cp;
+		size_t n;
+
+		if (ch == '&') {
+			fputs("&amp;", out);
+		} else if (ch == '<') {
+			fputs("&lt;", out);
+		} else if (ch == '>') {
+			fputs("&gt;", out);
+		} else if (ch == '"') {
+			fputs("&quot;", out);
+		} else if (ch == '\'') {
+			fputs("&#39;", out);
+		} else if ((ch < 0x20 && ch != '\n' && ch != '\t') ||
+			   ch == 0x7f) {
+			fprintf(out, "\\x%02x", ch);
+		} else if (ch < 0x80) {
+			fputc(ch, out);
+		} else if (!(n = utf8_next(s + i, len - i, &cp))) {
+			fprintf(out, "\\x%02x", ch);
+		} else {
+			if ((cp >= 0x80 && cp <= 0x9f) ||
+			    (cp >= 0x200e && cp <= 0x200f) ||
+			    (cp >= 0x2028 && cp <= 0x202e) ||
+			    (cp >= 0x2066 && cp <= 0x2069) || cp == 0xfeff)
+				fprintf(out, "\\u%04x", (unsigned int)cp);
+			else
+				fwrite(s + i, 1, n, out);
+			i += n - 1;
+		}
+	}
+}
+
+/* A cell's colour: the verdict's exit status. */
+static const char *html_class(enum verdict v)
+{
+	switch (verdict_exit(v)) {
+	case SF_EXIT_OK:
+		return "pass";
+	case SF_EXIT_DIFF:
+		return "fail";
+	default:
+		return "untested";
+	}
+}
+
+/* @c's value of axis @name, or NULL (a results file without "axes"). */
+static const char *axis_value(json_t *c, const char *name)
+{
+	json_t *a;
+	size_t i;
+
+	json_array_foreach(json_object_get(c, "axes"), i, a)
+		if (!strcmp(json_string_value(json_object_get(a, "name")),
+			    name))
+			return json_string_value(json_object_get(a, "value"));
+	return NULL;
+}
+
+/*
+ * The grid's axes: those of the first configuration, in matrix order,
+ * the first half its rows, the rest its columns; rows and columns in the
+ * order the configurations first use their values.
+ */
+struct grid {
+	struct strv axes;
+	size_t nrow_axes;
+	struct strv rows, cols;		/* "v1\nv2": a value per axis */
+};
+
+/* @c's values of axes @from to @to, one a line: a row's or column's key. */
+static char *grid_key(json_t *c, const struct grid *g, size_t from,
+		      size_t to)
+{
+	char *key = xstrdup(""), *more;
+
+	for (size_t a = from; a < to; a++) {
+		const char *v = axis_value(c, g->axes.v[a]);
+
+		more = xstrfmt("%s%s%s", key, a > from ? "\n" : "",
+			       v ? v : "");
+		free(key);
+		key = more;
+	}
+	return key;
+}
+
+static void grid_add_key(struct strv *keys, const char *key)
+{
+	for (size_t i = 0; i < keys->n; i++)
+		if (!strcmp(keys->v[i], key))
+			return;
+	strv_push(keys, key);
+}
+
+static void grid_init(struct grid *g, json_t *configs)
+{
+	json_t *c, *a;
+	size_t i;
+
+	memset(g, 0, sizeof(*g));
+	json_array_foreach(json_object_get(json_array_get(configs, 0), "axes"),
+			   i, a)
+		strv_push(&g->axes, json_string_value(json_object_get(a,
+								      "name")));
+	g->nrow_axes = (g->axes.n + 1) / 2;
+	json_array_foreach(configs, i, c) {
+		char *row = grid_key(c, g, 0, g->nrow_axes);
+		char *col = grid_key(c, g, g->nrow_axes, g->axes.n);
+
+		grid_add_key(&g->rows, row);
+		grid_add_key(&g->cols, col);
+		free(row);
+		free(col);
+	}
+}
+
+static void grid_release(struct grid *g)
+{
+	strv_release(&g->axes);
+	strv_release(&g->rows);
+	strv_release(&g->cols);
+}
+
+/* A header cell: "axis=value" a line, from a grid key. */
+static void html_key(FILE *out, const struct grid *g, size_t from,
+		     const char *key)
+{
+	for (size_t a = from; *key; a++) {
+		size_t n = strcspn(key, "\n");
+		char *v = xstrfmt("%.*s", (int)n, key);
+
+		fputs(a > from ? "<br>" : "", out);
+		html_put(out, a < g->axes.n ? g->axes.v[a] : "");
+		fputs("=", out);
+		html_put(out, v);
+		free(v);
+		key += n + (key[n] == '\n');
+	}
+}
+
+/* The changes of @c counted by class, "" for none: malloc'd. */
+static char *html_summary(json_t *c)
+{
+	struct diff d = DIFF_INIT;
+	struct sf_err err = SF_ERR_INIT;	/* report_check() saw it */
+	char *s = xstrdup("");
+
+	if (json_array_size(json_object_get(c, "diff")) &&
+	    !diff_from_json(&d, json_object_get(c, "diff"), "diff", &err)) {
+		free(s);
+		s = diff_summary(&d);
+	}
+	diff_release(&d);
+	return s;
+}
+
+static void html_cell(FILE *out, json_t *c, size_t i)
+{
+	enum verdict v = verdict_of(c);
+	char *summary = html_summary(c);
+
+	fprintf(out, "<td class=\"cell %s\" data-verdict=\"%s\" data-config=\"",
+		html_class(v), verdict_name(v));
+	html_put(out, config_name(c));
+	fprintf(out, "\"><a href=\"#c%zu\"><span class=\"name\">", i);
+	html_put(out, config_name(c));
+	fprintf(out, "</span><span class=\"verdict\">%s</span>",
+		verdict_name(v));
+	if (*summary) {
+		fputs("<span class=\"sub\">", out);
+		html_put(out, summary);
+		fputs("</span>", out);
+	}
+	fputs("</a></td>", out);
+	free(summary);
+}
+
+static void html_grid(FILE *out, json_t *configs)
+{
+	struct grid g;
+	json_t *c;
+	size_t i;
+
+	grid_init(&g, configs);
+	fputs("<table class=\"grid\" id=\"grid\">\n", out);
+	if (!g.axes.n) {
+		/* a results file without axes: a configuration a row */
+		json_array_foreach(configs, i, c) {
+			fputs("<tr>", out);
+			html_cell(out, c, i);
+			fputs("</tr>\n", out);
+		}
+		fputs("</table>\n", out);
+		grid_release(&g);
+		return;
+	}
+	/* the corner names the axes of the rows and of the columns */
+	fputs("<tr><th class=\"corner\">", out);
+	for (size_t a = 0; a < g.axes.n; a++) {
+		fputs(a == g.nrow_axes ? " \\ " : a ? ", " : "", out);
+		html_put(out, g.axes.v[a]);
+	}
+	fputs("</th>", out);
+	for (size_t k = 0; k < g.cols.n; k++) {
+		fputs("<th>", out);
+		html_key(out, &g, g.nrow_axes, g.cols.v[k]);
+		fputs("</th>", out);
+	}
+	fputs("</tr>\n", out);
+	for (size_t r = 0; r < g.rows.n; r++) {
+		fputs("<tr><th>", out);
+		html_key(out, &g, 0, g.rows.v[r]);
+		fputs("</th>", out);
+		for (size_t k = 0; k < g.cols.n; k++) {
+			json_t *found = NULL;
+			size_t at = 0;
+
+			json_array_foreach(configs, i, c) {
+				char *row = grid_key(c, &g, 0, g.nrow_axes);
+				char *col = grid_key(c, &g, g.nrow_axes,
+						     g.axes.n);
+				int match = !strcmp(row, g.rows.v[r]) &&
+					    !strcmp(col, g.cols.v[k]);
+
+				free(row);
+				free(col);
+				if (match) {
+					found = c;
+					at = i;
+					break;
+				}
+			}
+			if (found)
+				html_cell(out, found, at);
+			else
+				fputs("<td class=\"cell none\">not run</td>",
+				      out);
+		}
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+	grid_release(&g);
+}
+
+/* One change as a row: class, path (and subject), golden, snapshot. */
+static void html_change(FILE *out, const struct diff_change *ch)
+{
+	const char *cls = diff_class_name(diff_class_of(ch->kind));
+
+	fprintf(out, "<tr class=\"%s\"><td>%s</td><td>", cls, cls);
+	html_put(out, diff_kind_name(ch->kind));
+	fputs("</td><td class=\"path\">", out);
+	html_put(out, ch->path);
+	if (ch->subject) {
+		fputs(" <span class=\"subject\">(", out);
+		html_put(out, ch->subject);
+		fputs(")</span>", out);
+	}
+	fputs("</td><td class=\"old\">", out);
+	html_put(out, ch->old ? ch->old : "");
+	fputs("</td><td class=\"new\">", out);
+	html_put(out, ch->new ? ch->new : "");
+	if (ch->allowed) {
+		fputs(" <span class=\"allowed\">(allowed: ", out);
+		html_put(out, ch->allowed);
+		fputs(")</span>", out);
+	}
+	fputs("</td></tr>\n", out);
+}
+
+static void html_list(FILE *out, const char *title, json_t *arr)
+{
+	json_t *v;
+	size_t i;
+
+	if (!json_array_size(arr))
+		return;
+	fprintf(out, "<h3>%s</h3>\n<ul>\n", title);
+	json_array_foreach(arr, i, v) {
+		fputs("<li>", out);
+		html_put(out, json_string_value(v));
+		fputs("</li>\n", out);
+	}
+	fputs("</ul>\n", out);
+}
+
+static void html_config(FILE *out, json_t *c, size_t i)
+{
+	enum verdict v = verdict_of(c);
+	const char *msg = json_string_value(json_object_get(c, "message"));
+	struct diff d = DIFF_INIT;
+	struct sf_err err = SF_ERR_INIT;	/* report_check() saw it */
+	json_t *f;
+	size_t k;
+
+	fprintf(out, "<section class=\"config %s\" id=\"c%zu\">\n<h2>",
+		html_class(v), i);
+	html_put(out, config_name(c));
+	fprintf(out, ": <span class=\"verdict\">%s</span></h2>\n",
+		verdict_name(v));
+	html_list(out, "Inputs changed", json_object_get(c, "inputs_changed"));
+	if (msg && *msg) {
+		fputs("<pre class=\"message\">", out);
+		html_put(out, msg);
+		fputs("</pre>\n", out);
+	}
+	json_array_foreach(json_object_get(c, "retried"), k, f)
+		fprintf(out, "<p>booted again after %s</p>\n",
+			verdict_name(verdict_named(f)));
+	if (json_is_true(json_object_get(c, "confirmed")))
+		fputs("<p>confirmed by a second boot</p>\n", out);
+	if (json_array_size(json_object_get(c, "diff")) &&
+	    !diff_from_json(&d, json_object_get(c, "diff"), "diff", &err)) {
+		fputs("<h3>Changes</h3>\n<table class=\"diff\">\n<tr><th>class</th><th>kind</th><th>path</th><th>golden</th><th>snapshot</th></tr>\n",
+		      out);
+		for (k = 0; k < d.n; k++)
+			html_change(out, &d.v[k]);
+		fputs("</table>\n", out);
+	}
+	diff_release(&d);
+	if (json_array_size(json_object_get(c, "abi"))) {
+		fputs("<h3>ABI table findings</h3>\n<table class=\"abi\">\n<tr><th>kind</th><th>path</th><th>detail</th><th>waived</th></tr>\n",
+		      out);
+		json_array_foreach(json_object_get(c, "abi"), k, f) {
+			const char *why = json_string_value(
+				json_object_get(f, "waived"));
+
+			fputs("<tr><td>", out);
+			html_put(out, json_string_value(json_object_get(f, "kind")));
+			fputs("</td><td class=\"path\">", out);
+			html_put(out, json_string_value(json_object_get(f, "path")));
+			fputs("</td><td>", out);
+			html_put(out, json_string_value(json_object_get(f, "detail")));
+			fputs("</td><td>", out);
+			html_put(out, why ? why : "");
+			fputs("</td></tr>\n", out);
+		}
+		fputs("</table>\n", out);
+	}
+	fputs("<p><a href=\"#grid\">back to the grid</a></p>\n</section>\n", out);
+}
+
+static const char html_style[] =
+	"body{font:14px/1.4 sans-serif;margin:1.5em;color:#222}"
+	"table{border-collapse:collapse;margin:.5em 0}"
+	"th,td{border:1px solid #bbb;padding:.3em .5em;vertical-align:top;text-align:left}"
+	".grid td.cell{min-width:11em}"
+	".grid a{display:block;color:inherit;text-decoration:none}"
+	".grid .name{display:block;font-size:85%}"
+	".grid .verdict{display:block;font-weight:bold}"
+	".grid .sub{display:block;font-size:85%}"
+	".pass{background:#d9f2d9}.fail{background:#f8d0d0}"
+	".untested{background:#fbe7b5}.none{background:#eee;color:#888}"
+	"section.config{border-left:6px solid #bbb;padding-left:1em;margin:1.5em 0;background:none}"
+	"section.pass{border-color:#3a3}section.fail{border-color:#c33}"
+	"section.untested{border-color:#d90}"
+	"pre{background:#f4f4f4;padding:.5em;overflow-x:auto;white-space:pre-wrap}"
+	".path,.old,.new{font-family:monospace;word-break:break-all}"
+	"tr.removed td:first-child{color:#c33;font-weight:bold}"
+	"tr.changed td:first-child{color:#b70;font-weight:bold}"
+	"tr.added td:first-child{color:#3a3;font-weight:bold}"
+	".subject,.allowed,.corner{color:#666}";
+
+int report_html(FILE *out, json_t *results)
+{
+	json_t *configs = json_object_get(results, "configs"), *c;
+	struct tally t = tally_count(configs);
+	char *title = xstrfmt("sysfarm: %zu passed, %zu failed, %zu could not test",
+			      t.tests - t.failures - t.errors, t.failures,
+			      t.errors);
+	size_t i;
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>",
+	      out);
+	html_put(out, title);
+	fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>",
+		html_style);
+	html_put(out, title);
+	fputs("</h1>\n", out);
+	html_grid(out, configs);
+	json_array_foreach(configs, i, c)
+		html_config(out, c, i);
+	fputs("</body>\n</html>\n", out);
+	free(title);
+	return out_status(out);
 }

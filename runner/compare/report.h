@@ -40,6 +40,15 @@ int report_tap(FILE *out, json_t *results);
 /* JUnit XML: DIFF and NEW are failures, could-not-test verdicts errors. */
 int report_junit(FILE *out, json_t *results);
 
+/*
+ * One self-contained HTML page (no script, no network): the matrix as a
+ * grid whose rows and columns are its axes ("axes" of each entry), each
+ * cell coloured by verdict and leading to the configuration's section:
+ * its message (a fault's console lines), inputs changed, classified
+ * changes with golden and snapshot side by side, ABI findings.
+ */
+int report_html(FILE *out, json_t *results);
+
 /* Markdown for $GITHUB_STEP_SUMMARY: a table, details folded below it. */
 int report_markdown(FILE *out, json_t *results);
 

@@ -15,7 +15,7 @@
  *   BUILD/tree/                 sources/ and kernels/ of --kernel-src
  *   BUILD/kernels/KEY/          .config build.log sysfarm-*.stamp and
  *                               the image (arch/x86/boot/bzImage)
- *   BUILD/out/results.json
+ *   BUILD/out/results.json report.html
  *   BUILD/out/CONFIG/           snapshot.json snapshot.confirm.json
  *                               snapshot.diff result.json
  *                               console.log qemu.log channel.out
@@ -50,6 +50,7 @@ char *path_source_tree(const char *source);	/* src: the tree */
 char *path_kernel(const char *build, const char *name); /* kernels/NAME */
 char *path_out(const char *build, const char *config);	/* out/CONFIG */
 char *path_results(const char *build);		/* out/results.json */
+char *path_report_html(const char *build);	/* out/report.html */
 char *path_bisect(const char *build);		/* BUILD/bisect */
 char *path_bisect_log(const char *build, const char *config);
 char *path_bisect_series(const char *build, const char *config);

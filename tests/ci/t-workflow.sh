@@ -62,4 +62,8 @@ check "check job for $c: its steps run (PASS)" run_steps check "$c"
 check "check job wrote the job summary" grep -q "$c" "$GITHUB_STEP_SUMMARY"
 check "summary job: its steps run over the results" run_steps summary ""
 check "summary lists $c as PASS" grep -q "$c.*PASS" "$GITHUB_STEP_SUMMARY"
+check "... and points to the HTML page it wrote" sh -c \
+	"grep -q 'The HTML report' '$GITHUB_STEP_SUMMARY' && grep -q 'data-config=\"$c\"' build/out/report.html"
+check "the page is uploaded, the summary links the upload's address" sh -c \
+	"grep -q 'path: build/out/report.html' '$WF' && grep -q 'REPORT_URL: \${{ steps.page.outputs.artifact-url }}' '$WF'"
 done_testing

@@ -86,6 +86,32 @@ grep -F -f "$TMP/expect" "$TMP/out" | sed 's/ against .*/ against /' \
 check "... and summed up per configuration: N removed, M changed" \
 	diff -u "$TMP/expect" "$TMP/actual"
 
+# The page check wrote for it, in a real browser: a cell per
+# configuration, and the DIFF cells' sections with the classified changes.
+mkdir -p build/tests
+cp build/out/report.html build/tests/report-abi-change.html
+check "check wrote the page and said where" \
+	grep -q '^the page: .*build/out/report.html$' "$TMP/out"
+if command -v chromium >/dev/null; then
+	. "$TOP/tests/lib-html.sh"
+	P=$TOP/build/tests/report-abi-change.html
+	check "chromium: a grid cell per configuration run (4)" \
+		test "$(html_xpath "$P" 'count(//td[@data-config])')" -eq 4
+	check "... the sysfs-on ones DIFF" test "$(html_xpath "$P" \
+		'count(//td[@data-verdict="DIFF"][contains(@data-config,"sysfs-on")])')" -eq 2
+	href=$(html_xpath "$P" \
+		'string(//td[@data-config="x86_64-sysfs-on"]/a/@href)')
+	sec="//section[@id=\"${href#\#}\"]"
+	check "... whose section shows numa removed, its golden side" \
+		test "$(html_xpath "$P" "string($sec//tr[@class=\"removed\"][contains(td[@class=\"path\"],\"numa\")]/td[@class=\"old\"])")" = \
+		'file 0644 "1\n"'
+	html_shot "$P" "$TOP/build/tests/report-abi-change.png"
+	check "a screenshot for a person: build/tests/report-abi-change.png" \
+		test -s build/tests/report-abi-change.png
+else
+	skip "the page in chromium" "no chromium (make check installs it: ci/deps-test)"
+fi
+
 # The review flow. Outside CI, check leaves each DIFF snapshot pending
 # beside its golden, and removes the stale pending file of a PASS.
 cp -r expected "$TMP/rev"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# sysfarm report: tests/report/results.json as TAP, JUnit XML and Markdown
-# against the expected.* beside it; refused results files under bad/, each
+# sysfarm report: tests/report/results.json as TAP, JUnit XML, Markdown
+# and HTML against the expected.* beside it, the HTML opened in chromium; refused results files under bad/, each
 # beside a .expect: the message, then "status 2".
 . "$(dirname "$0")/../lib.sh"
 R=$TOP/tests/report
@@ -24,6 +24,62 @@ echo "earlier step" >"$TMP/summary.md"
 { echo "earlier step"; cat expected.md; } >"$TMP/expect.md"
 check "Markdown report, appended as \$GITHUB_STEP_SUMMARY wants" \
 	diff -u "$TMP/expect.md" "$TMP/summary.md"
+
+# HTML: the page pinned, then opened in a real browser (Debian's
+# chromium, headless): the grid has a cell per configuration, rows and
+# columns the axes, and a DIFF cell leads to its classified changes.
+"$SYSFARM" report --html "$TMP/report.html" results.json >"$TMP/out"
+check "--html FILE writes nothing on stdout" test ! -s "$TMP/out"
+check "HTML report" diff -u expected.html "$TMP/report.html"
+check "HTML report: no script, nothing fetched" sh -c \
+	"! grep -Eq '<script|<link|src=|https?:' '$TMP/report.html'"
+if command -v chromium >/dev/null; then
+	. "$TOP/tests/lib-html.sh"
+	P=$TMP/report.html
+	check "chromium: a grid cell per configuration (8)" \
+		test "$(html_xpath "$P" 'count(//table[@id="grid"]//td[@data-config])')" -eq 8
+	check "... rows x86_64/arm x sysfs on/off, columns tca6507 x source" \
+		test "$(html_xpath "$P" 'count(//table[@id="grid"]/tbody/tr)')" -eq 5
+	check "... the corner names them" test \
+		"$(html_xpath "$P" 'string(//th[@class="corner"])')" = \
+		'arch, sysfs \ tca6507, source'
+	check "... cells coloured by verdict: DIFF, NEW, ABI-MISMATCH fail" \
+		test "$(html_xpath "$P" 'count(//td[contains(@class,"fail")])')" -eq 3
+	href=$(html_xpath "$P" 'string(//td[@data-verdict="DIFF"]/a/@href)')
+	check "... the DIFF cell leads to its section ($href)" \
+		test "$href" = "#c1"
+	check "... which holds its classified changes, golden beside snapshot" \
+		test "$(html_xpath "$P" 'count(//section[@id="c1"]//table[@class="diff"]//tr[td][@class="changed"]/td[@class="old"])')" -eq 2
+	check "... and a fault's section its console lines" grep -q \
+		'no snapshot within 120 s' "$TMP/dom.html"
+	mkdir -p "$TOP/build/tests"
+	html_shot "$P" "$TOP/build/tests/report-fixture.png"
+	check "a screenshot for a person: build/tests/report-fixture.png" \
+		test -s "$TOP/build/tests/report-fixture.png"
+else
+	skip "HTML report in chromium" "no chromium (make check installs it: ci/deps-test)"
+fi
+
+# GitHub shows at most 1 MiB of a step summary: details that would pass it
+# are cut, and the summary says so; the table keeps every configuration.
+jq -n '{configs: [
+	{config: "small", verdict: "DIFF", diff: [{kind: "removed",
+		path: "bus/workqueue/devices/x/numa", old: "file 0644 \"1\\n\""}]},
+	{config: "big", verdict: "DIFF", diff: [range(12000) | {kind: "added",
+		path: "class/leds/led\(.)/brightness",
+		new: "file 0644 \"\("x" * 60)\""}]},
+	{config: "after", verdict: "DIFF", diff: [{kind: "removed",
+		path: "bus/workqueue/devices/x/numa", old: "file 0644 \"1\\n\""}]}
+	]}' >"$TMP/big.json"
+"$SYSFARM" report --markdown "$TMP/big.md" "$TMP/big.json"
+check "a summary past 1 MiB: cut below it ($(wc -c <"$TMP/big.md") bytes)" \
+	test "$(wc -c <"$TMP/big.md")" -lt 1048576
+check "... saying so, and how many configurations' details are cut" grep -q \
+	'^\*\*The details of 2 configurations are cut here:\*\* GitHub shows at most 1 MiB' \
+	"$TMP/big.md"
+check "... the table still has every configuration, the first's details" \
+	sh -c "grep -c '^| .* | ❌ DIFF |' '$TMP/big.md' | grep -qx 3 &&
+	       grep -q '^<details><summary>small: DIFF, 1 removed' '$TMP/big.md'"
 
 for f in bad/*.json; do
 	name=$(basename "$f" .json)
