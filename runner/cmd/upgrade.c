@@ -62,15 +62,6 @@ static const struct opt_cmd upgrade_cmd = {
 	.nargs = OPT_CONFIGS,
 };
 
-/* What an entry means for userland; also the order it is printed in. */
-enum delta_class { DELTA_REMOVED, DELTA_CHANGED, DELTA_ADDED, DELTA_NR };
-
-static const char *const class_names[DELTA_NR] = {
-	[DELTA_REMOVED] = "removed",
-	[DELTA_CHANGED] = "changed",
-	[DELTA_ADDED] = "added",
-};
-
 /* Two configurations, from (value A of the axis) to (value B). */
 struct pair {
 	size_t from, to;	/* into m.configs */
@@ -83,10 +74,10 @@ struct pair {
  * in. @c's strings are owned, moved from the pair's struct diff.
  */
 struct delta {
-	enum delta_class cls;
+	enum diff_class cls;	/* what it means for userland; the order
+				 * entries are printed in */
 	const char *kind;	/* file dir link other node probe kmsg sysfs */
 	struct diff_change c;
-	char *probe;		/* a probe's action as its file has it */
 	size_t seq;		/* the order it was found in */
 	size_t *pairs;		/* into the pairs, ascending */
 	size_t npairs;
@@ -101,14 +92,8 @@ struct upgrade {
 	json_t **snaps;		/* per configuration, loaded once */
 	struct delta **v;
 	size_t n, alloc;
-	size_t counts[DELTA_NR];
+	size_t counts[DIFF_CLASS_NR];
 };
-
-static enum delta_class delta_class_of(enum diff_kind k)
-{
-	return k == DIFF_REMOVED ? DELTA_REMOVED :
-	       k == DIFF_ADDED ? DELTA_ADDED : DELTA_CHANGED;
-}
 
 /*
  * The node @path names in @snap, spelled as diff.h spells it: a root,
@@ -168,54 +153,6 @@ static const char *delta_kind(const struct diff_change *c, json_t *a,
 	return "node";
 }
 
-/* A probe's operands by op, in the order of its line (FORMAT.md). */
-static const struct {
-	const char *op;
-	const char *args[2];
-} probe_lines[] = {
-	{ "write", { "path", "value" } },
-	{ "read", { "path" } },
-	{ "export", { "label", "offset" } },
-	{ "wait", { "path", "expect" } },
-	{ "mount", { "fstype", "path" } },
-};
-
-/* "write /sys/class/leds/x/brightness 255": the probe file's line. */
-static char *probe_line(json_t *rec)
-{
-	const char *op = json_string_value(json_object_get(rec, "op"));
-	char *line = xstrdup(op ? op : "?");
-
-	for (size_t i = 0; op && i < ARRAY_SIZE(probe_lines); i++) {
-		if (strcmp(op, probe_lines[i].op))
-			continue;
-		for (size_t k = 0; k < 2 && probe_lines[i].args[k]; k++) {
-			json_t *v = json_object_get(rec,
-						    probe_lines[i].args[k]);
-			char *longer = json_is_integer(v) ?
-				xstrfmt("%s %" JSON_INTEGER_FORMAT, line,
-					json_integer_value(v)) :
-				xstrfmt("%s %s", line,
-					json_is_string(v) ?
-					json_string_value(v) : "?");
-
-			free(line);
-			line = longer;
-		}
-	}
-	return line;
-}
-
-/* The action of the probes[N] @c is about, from the side that has it. */
-static char *delta_probe(const struct diff_change *c, json_t *a, json_t *b)
-{
-	size_t i = strtoul(c->path + 7, NULL, 10);
-	json_t *rec = json_array_get(json_object_get(
-		c->kind == DIFF_ADDED ? b : a, "probes"), i);
-
-	return rec ? probe_line(rec) : NULL;
-}
-
 static int str_cmp_null(const char *a, const char *b)
 {
 	return a && b ? strcmp(a, b) : (a != NULL) - (b != NULL);
@@ -232,7 +169,7 @@ static int delta_same_cmp(const struct delta *x, const struct delta *y)
 		return x->c.kind < y->c.kind ? -1 : 1;
 	if ((r = strcmp(x->kind, y->kind)) ||
 	    (r = strcmp(x->c.path, y->c.path)) ||
-	    (r = str_cmp_null(x->probe, y->probe)) ||
+	    (r = str_cmp_null(x->c.subject, y->c.subject)) ||
 	    (r = str_cmp_null(x->c.old, y->c.old)))
 		return r;
 	return str_cmp_null(x->c.new, y->c.new);
@@ -274,7 +211,8 @@ static void delta_free(struct delta *d)
 	free(d->c.path);
 	free(d->c.old);
 	free(d->c.new);
-	free(d->probe);
+	free(d->c.allowed);
+	free(d->c.subject);
 	free(d->pairs);
 	free(d);
 }
@@ -288,7 +226,7 @@ static void deltas_add(struct upgrade *u, size_t p, struct diff *d)
 		struct delta *e = xmalloc(sizeof(*e));
 
 		*e = (struct delta){
-			.cls = delta_class_of(d->v[i].kind),
+			.cls = diff_class_of(d->v[i].kind),
 			.kind = delta_kind(&d->v[i], a, b),
 			.c = d->v[i],
 			.seq = u->n,
@@ -296,8 +234,6 @@ static void deltas_add(struct upgrade *u, size_t p, struct diff *d)
 			.npairs = 1,
 		};
 		e->pairs[0] = p;
-		if (!strcmp(e->kind, "probe"))
-			e->probe = delta_probe(&e->c, a, b);
 		if (u->n == u->alloc) {
 			u->alloc = u->alloc ? 2 * u->alloc : 64;
 			u->v = xrealloc(u->v, u->alloc * sizeof(*u->v));
@@ -384,8 +320,8 @@ static void values_put(FILE *out, const struct upgrade *u, const char *arrow)
 static void counts_put(FILE *out, const size_t *counts)
 {
 	fprintf(out, "%zu removed, %zu changed, %zu added",
-		counts[DELTA_REMOVED], counts[DELTA_CHANGED],
-		counts[DELTA_ADDED]);
+		counts[DIFF_CLASS_REMOVED], counts[DIFF_CLASS_CHANGED],
+		counts[DIFF_CLASS_ADDED]);
 }
 
 /* The entries from @i on that are in the same pairs: how many, by class. */
@@ -393,7 +329,7 @@ static size_t group_count(const struct upgrade *u, size_t i, size_t *counts)
 {
 	size_t j;
 
-	memset(counts, 0, DELTA_NR * sizeof(*counts));
+	memset(counts, 0, DIFF_CLASS_NR * sizeof(*counts));
 	for (j = i; j < u->n && same_pairs(u->v[i], u->v[j]); j++)
 		counts[u->v[j]->cls]++;
 	return j;
@@ -411,8 +347,8 @@ static size_t compared(const struct upgrade *u)
 /* "PATH (write /sys/x 0)" for a probe: what the entry's path shows. */
 static char *delta_path(const struct delta *e)
 {
-	return e->probe ? xstrfmt("%s (%s)", e->c.path, e->probe) :
-			  xstrdup(e->c.path);
+	return e->c.subject ? xstrfmt("%s (%s)", e->c.path, e->c.subject) :
+			      xstrdup(e->c.path);
 }
 
 static void summary_put(FILE *out, const struct upgrade *u, int md)
@@ -451,6 +387,7 @@ static void entry_text(FILE *out, const struct delta *e)
 	char *line;
 
 	c.path = delta_path(e);
+	c.subject = NULL;	/* in the path already */
 	line = diff_change_format(&c, 0);
 	fprintf(out, "  %.2s%s %s\n", line, e->kind, line + 2);
 	free(line);
@@ -469,10 +406,10 @@ static void entry_markdown(FILE *out, const struct delta *e)
 	char *path = delta_path(e);
 
 	fputc('|', out);
-	md_cell(out, class_names[e->cls]);
+	md_cell(out, diff_class_name(e->cls));
 	md_cell(out, e->kind);
 	md_cell(out, path);
-	md_cell(out, e->cls == DELTA_CHANGED ? diff_kind_name(e->c.kind) : "");
+	md_cell(out, e->cls == DIFF_CLASS_CHANGED ? diff_kind_name(e->c.kind) : "");
 	md_cell(out, e->c.old);
 	md_cell(out, e->c.new);
 	fputc('\n', out);
@@ -484,7 +421,7 @@ static void upgrade_print(FILE *out, const struct upgrade *u, int md)
 {
 	summary_put(out, u, md);
 	for (size_t i = 0, end; i < u->n; i = end) {
-		size_t counts[DELTA_NR];
+		size_t counts[DIFF_CLASS_NR];
 
 		end = group_count(u, i, counts);
 		fputs(md ? "\n### " : "\n", out);
@@ -531,13 +468,14 @@ static json_t *upgrade_json(const struct upgrade *u)
 		const struct delta *e = u->v[i];
 		json_t *configs = json_array();
 		json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o}",
-			"class", class_names[e->cls], "kind", e->kind,
+			"class", diff_class_name(e->cls), "kind", e->kind,
 			"change", diff_kind_name(e->c.kind), "path", e->c.path,
 			"old", string_or_null(e->c.old),
 			"new", string_or_null(e->c.new));
 
-		if (e->probe)
-			json_object_set_new(j, "probe", json_string(e->probe));
+		if (e->c.subject)
+			json_object_set_new(j, "probe",
+					    json_string(e->c.subject));
 		for (size_t k = 0; k < e->npairs; k++)
 			json_array_append_new(configs, pair_json(u,
 					      &u->pairs[e->pairs[k]]));
@@ -545,9 +483,9 @@ static json_t *upgrade_json(const struct upgrade *u)
 		json_array_append_new(entries, j);
 	}
 	counts = json_pack("{s:i, s:i, s:i}",
-			   "removed", (int)u->counts[DELTA_REMOVED],
-			   "changed", (int)u->counts[DELTA_CHANGED],
-			   "added", (int)u->counts[DELTA_ADDED]);
+			   "removed", (int)u->counts[DIFF_CLASS_REMOVED],
+			   "changed", (int)u->counts[DIFF_CLASS_CHANGED],
+			   "added", (int)u->counts[DIFF_CLASS_ADDED]);
 	return json_pack("{s:s, s:o, s:o, s:o}", "axis",
 			 u->f.m.axes[u->axis].name, "pairs", pairs,
 			 "entries", entries, "counts", counts);

@@ -395,24 +395,42 @@ static char *probe_summary(json_t *rec)
 	return b.s;
 }
 
-/* What a probe did, for its fields' changes: op="write" path="..." */
+/* A probe's operands by op, in the order of its line (FORMAT.md). */
+static const struct {
+	const char *op;
+	const char *args[2];
+} probe_lines[] = {
+	{ "write", { "path", "value" } },
+	{ "read", { "path" } },
+	{ "export", { "label", "offset" } },
+	{ "wait", { "path", "expect" } },
+	{ "mount", { "fstype", "path" } },
+};
+
+/* "write /sys/class/leds/x/brightness 255": the probe file's line. */
 static char *probe_subject(json_t *rec)
 {
-	static const char *const keys[] = { "op", "path", "gpio" };
-	struct buf b = { 0 };
+	const char *op = json_string_value(json_object_get(rec, "op"));
+	char *line = xstrdup(op ? op : "?");
 
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		char *s = scalar_show(json_object_get(rec, keys[i]));
-
-		if (!s)
+	for (size_t i = 0; op && i < ARRAY_SIZE(probe_lines); i++) {
+		if (strcmp(op, probe_lines[i].op))
 			continue;
-		buf_str(&b, b.s ? " " : "");
-		buf_str(&b, keys[i]);
-		buf_str(&b, "=");
-		buf_str(&b, s);
-		free(s);
+		for (size_t k = 0; k < 2 && probe_lines[i].args[k]; k++) {
+			json_t *v = json_object_get(rec,
+						    probe_lines[i].args[k]);
+			char *longer = json_is_integer(v) ?
+				xstrfmt("%s %" JSON_INTEGER_FORMAT, line,
+					json_integer_value(v)) :
+				xstrfmt("%s %s", line,
+					json_is_string(v) ?
+					json_string_value(v) : "?");
+
+			free(line);
+			line = longer;
+		}
 	}
-	return b.s;
+	return line;
 }
 
 static void probes_diff(struct diff *d, json_t *pa, json_t *pb)
@@ -429,6 +447,7 @@ static void probes_diff(struct diff *d, json_t *pa, json_t *pb)
 			change_add(d, ra ? DIFF_REMOVED : DIFF_ADDED, path,
 				   ra ? probe_summary(ra) : NULL,
 				   rb ? probe_summary(rb) : NULL);
+			d->v[d->n - 1].subject = probe_subject(ra ? ra : rb);
 			free(path);
 			continue;
 		}

@@ -44,9 +44,10 @@ enum diff_class {
  * summaries (file 0644 "1\n"); NULL where that side has nothing.
  * @allowed is the reason an addition does not fail (--allow-added, or an
  * ABI table row's `allow: {added: REASON}`), NULL when the change counts.
- * @subject names what a probe field's change is about, as the record
- * says it (op="write" path="class/leds/x/brightness"): a probe is known
- * by what it did, not its index. NULL for every other change.
+ * @subject names the probe a change of probes[N] is about by its line in
+ * the probe file ("write /sys/class/leds/x/brightness 255", built from the
+ * record): a probe is known by what it did, not its index. NULL for every
+ * other change.
  */
 struct diff_change {
 	enum diff_kind kind;
