@@ -11,6 +11,7 @@
 #include "lib/proc.h"
 #include "pipeline/boot.h"
 #include "snapshotter/frame.h"
+#include "snapshotter/text.h"
 
 #define PANIC_BEFORE 12		/* console lines kept before a panic */
 #define PANIC_AFTER 4
@@ -208,6 +209,59 @@ char *boot_cmdline(const struct config *c, const struct strv *append)
 	return cmdline;
 }
 
+#define CONSOLE_BEGIN "sysfarm-frame-begin"
+#define CONSOLE_END "sysfarm-frame-end"
+
+/*
+ * The frame the guest printed on the console (sysfarm.result=console):
+ * the base64 lines between the marker lines, decoded into @out (malloc'd).
+ * Return: 0, FRAME_ENOFRAME without a begin marker line, FRAME_ETRUNC
+ * without the end one, FRAME_EMALFORMED for text that is not base64.
+ */
+static int console_frame(const char *console, size_t len, char **out,
+			 size_t *olen)
+{
+	const char *p = console, *end = console + len;
+	char *text = xmalloc(len + 1);
+	size_t tlen = 0;
+	ssize_t got;
+	int in = 0, done = 0;
+
+	*out = NULL;
+	while (p < end && !done) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t n = (nl ? nl : end) - p;
+
+		while (n && p[n - 1] == '\r')
+			n--;
+		if (!in && n == strlen(CONSOLE_BEGIN) &&
+		    !memcmp(p, CONSOLE_BEGIN, n)) {
+			in = 1;
+		} else if (in && n == strlen(CONSOLE_END) &&
+			   !memcmp(p, CONSOLE_END, n)) {
+			done = 1;
+		} else if (in) {
+			memcpy(text + tlen, p, n);
+			tlen += n;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	if (!done) {
+		free(text);
+		return in ? FRAME_ETRUNC : FRAME_ENOFRAME;
+	}
+	*out = xmalloc(3 * (tlen / 4) + 1);
+	got = tlen % 4 ? -EINVAL : base64_decode(*out, text, tlen);
+	free(text);
+	if (got < 0) {
+		free(*out);
+		*out = NULL;
+		return FRAME_EMALFORMED;
+	}
+	*olen = (size_t)got;
+	return 0;
+}
+
 static enum verdict decode(const struct boot *b, enum proc_status st,
 			   int code, json_t **snap, struct sf_err *err)
 {
@@ -218,7 +272,7 @@ static enum verdict decode(const struct boot *b, enum proc_status st,
 	char *chan = file_read(chan_path, &clen);
 	char *console = file_read(con_path, &conlen);
 	char *evidence = NULL, *tail = NULL;
-	const char *payload;
+	const char *payload, *where = chan_path;
 	enum verdict v;
 	json_error_t je;
 	int fr;
@@ -230,12 +284,22 @@ static enum verdict decode(const struct boot *b, enum proc_status st,
 	}
 	fr = chan ? frame_decode(chan, clen, &payload, &plen) :
 		    FRAME_ENOFRAME;
+	if (fr == FRAME_ENOFRAME && console) {
+		/* the console's frame, when the channel has none */
+		free(chan);
+		chan = NULL;
+		fr = console_frame(console, conlen, &chan, &clen);
+		if (!fr)
+			fr = frame_decode(chan, clen, &payload, &plen);
+		if (fr != FRAME_ENOFRAME)
+			where = con_path;
+	}
 	if (fr == 0) {
 		*snap = json_loadb(payload, plen, 0, &je);
 		if (!*snap) {
 			v = V_CORRUPT;
-			err_set(err, "the channel's frame is intact but holds no JSON: %d:%d: %s",
-				je.line, je.column, je.text);
+			err_set(err, "the frame in %s is intact but holds no JSON: %d:%d: %s",
+				where, je.line, je.column, je.text);
 			goto out;
 		}
 		v = V_SNAPSHOT;
@@ -252,7 +316,7 @@ static enum verdict decode(const struct boot *b, enum proc_status st,
 	if (fr != FRAME_ENOFRAME) {
 		v = V_CORRUPT;
 		err_set(err, "the result channel is corrupt: %s (%zu bytes in %s)",
-			frame_strerror(fr), clen, chan_path);
+			frame_strerror(fr), clen, where);
 	} else if (st == PROC_TIMEOUT) {
 		v = V_TIMEOUT;
 		err_set(err, "no snapshot within %d s; guest killed; console tail:\n%s",

@@ -21,6 +21,7 @@ void farm_init(struct farm *f)
 	f->lock_fd = -1;
 	f->matrix_path = "matrix.yaml";
 	f->accel = "tcg";
+	f->result = "channel";
 	f->jobs = sysconf(_SC_NPROCESSORS_ONLN);
 	if (f->jobs < 1)
 		f->jobs = 1;
@@ -29,6 +30,7 @@ void farm_init(struct farm *f)
 }
 
 static const char *const accels[] = { "tcg", "kvm", NULL };
+static const char *const results[] = { "channel", "console", NULL };
 
 const struct opt farm_options[] = {
 	OPT_STRING(0, "matrix", struct farm, matrix_path, "FILE",
@@ -44,6 +46,9 @@ const struct opt farm_options[] = {
 		   "with the series of its version's source"),
 	OPT_WORD(0, "accel", struct farm, accel, accels,
 		 "QEMU accelerator (tcg)"),
+	OPT_WORD(0, "result", struct farm, result, results,
+		 "how the guest sends its snapshot: a second serial port to "
+		 "a file (channel), or base64 on the console, as in a lab"),
 	OPT_STRV(0, "append", struct farm, append, "WORD",
 		 "add WORD to the kernel command line"),
 	OPT_INTEGER(0, "timeout", struct farm, timeout, "SECONDS", 1, 86400,

@@ -44,6 +44,8 @@ struct farm {
 						 * matrix's source of the
 						 * tree's version, or NULL */
 	const char *accel;
+	const char *result;	/* "channel" or "console": the transport,
+				 * not an input (not in the header) */
 	struct strv append;
 	int timeout;		/* overrides the matrix when > 0 */
 	int jobs;

@@ -13,7 +13,7 @@
 static const char *const applets[] = {
 	"sh", "mount", "mkdir", "cat", "stty", "reboot", "sleep", "head",
 	"dd", "grep", "echo", "printf", "ls", "tr", "mkfifo", "od", "umount",
-	"setsid", "cttyhack",
+	"setsid", "cttyhack", "base64",
 };
 
 static const struct {

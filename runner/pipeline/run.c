@@ -356,11 +356,16 @@ static int boot_once(struct farm *f, struct run *run)
 	struct result *r = &run->res;
 	struct boot_files bf;
 	struct boot b;
+	char *cmdline = NULL;
 	double t = now_seconds();
 	int ret = -1;
 
 	if (boot_prepare(f, run, &bf, &b))
 		goto out;
+	if (!strcmp(f->result, "console")) {
+		cmdline = xstrfmt("%s sysfarm.result=console", run->cmdline);
+		b.cmdline = cmdline;
+	}
 	farm_progress(f, c, "booting (%s, limit %d s)", f->accel, b.timeout);
 	/* Nothing from an earlier boot may be mistaken for this one's. */
 	unlink(run->snapshot);
@@ -376,6 +381,7 @@ static int boot_once(struct farm *f, struct run *run)
 	ret = r->v == V_SNAPSHOT ? 0 : -1;
 out:
 	boot_files_release(&bf);
+	free(cmdline);
 	return ret;
 }
 

@@ -7,7 +7,8 @@
 # (CORRUPT), a kernel that panics (PANIC), also one that panics or hangs
 # before its console driver registers (PANIC, TIMEOUT, with the console's
 # lines on every arch), QEMU that cannot start (QEMU-FAIL), two boots
-# that disagree (FLAKY); SIGINT and
+# that disagree (FLAKY); the frame on the console instead of the channel
+# (the same snapshot, the same CORRUPT); SIGINT and
 # SIGTERM leave no QEMU or make behind; a full disk fails the build with
 # its message.
 # Runs after t-run.sh, so the kernels are built.
@@ -76,6 +77,30 @@ check "... retried once" retried x86_64-sysfs-off CORRUPT
 check "bit-flipped channel (arm, virtio console): CORRUPT" \
 	run CORRUPT arm-sysfs-on --append sysfarm.fault=bitflip
 check "CORRUPT says the checksum failed" grep -qi 'crc\|checksum' "$TMP/out"
+
+# The frame on the console (--result console, base64 between markers, as
+# a lab without a second serial port gets it): the same snapshot byte for
+# byte on both arches, the same CORRUPT when it is damaged.
+for c in x86_64-sysfs-on-tca6507 arm-sysfs-on-tca6507; do
+	"$SYSFARM" run "$c" >/dev/null 2>&1
+	cp "build/out/$c/snapshot.json" "$TMP/channel.json"
+	"$SYSFARM" run --result console "$c" >"$TMP/out" 2>&1
+	check "$c, frame on the console: SNAPSHOT (status $?)" \
+		jq -e '.verdict == "SNAPSHOT"' "build/out/$c/result.json"
+	check "... byte for byte the channel's snapshot" \
+		cmp "$TMP/channel.json" "build/out/$c/snapshot.json"
+	check "... the frame was on the console, the channel empty" sh -c \
+		"grep -q '^sysfarm-frame-begin' 'build/out/$c/console.log' &&
+		 ! test -s 'build/out/$c/channel.out'"
+done
+check "bit-flipped frame on the console: CORRUPT" \
+	run CORRUPT x86_64-sysfs-off --result console \
+	--append sysfarm.fault=bitflip
+check "... its checksum failed, in console.log" sh -c \
+	"grep -qi 'crc\|checksum' '$TMP/out' && grep -q 'console.log' '$TMP/out'"
+check "truncated frame on the console: CORRUPT" \
+	run CORRUPT x86_64-sysfs-off --result console \
+	--append sysfarm.fault=truncate
 
 check "snapshotter crash: NO-SNAPSHOT, not a diff" \
 	run NO-SNAPSHOT x86_64-sysfs-off --append sysfarm.fault=crash

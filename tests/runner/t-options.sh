@@ -6,7 +6,7 @@
 # loads the matrix.
 . "$(dirname "$0")/../lib.sh"
 
-common="--matrix --build-dir --series --tarball --kernel-src --accel
+common="--matrix --build-dir --series --tarball --kernel-src --accel --result
 	--append --timeout --jobs --builds"
 golden="--expected --redactions --results"
 FARM_CMDS="list build run shell check update review bisect abi upgrade"
@@ -16,7 +16,7 @@ options() {
 	case $1 in
 	list) set -- --json --github --kernels $common ;;
 	build | run | shell) set -- $common ;;
-	check) set -- $golden --allow-added --junit --markdown --tap --color \
+	check) set -- $golden --allow-added --junit --markdown --html --tap --color \
 		$common ;;
 	update) set -- --force $golden $common ;;
 	review) set -- --accept --reject --color --expected --redactions \
@@ -27,7 +27,7 @@ options() {
 	upgrade) set -- --axis --from --to --expected --redactions \
 		--snapshots --markdown --json $common ;;
 	diff) set -- --json --color --redactions ;;
-	report) set -- --tap --junit --markdown ;;
+	report) set -- --tap --junit --markdown --html ;;
 	esac
 	printf '%s\n' "$@" --help | sort
 }
