@@ -251,6 +251,31 @@ static int golden_load(const struct farm *f, const struct config *c,
 }
 
 /*
+ * A build log's line as a terminal may show it: gcc's colour sequences
+ * (ESC [ ... letter) dropped, other control characters as \xHH.
+ */
+static char *log_line_clean(const char *s, size_t n)
+{
+	char *out = xmalloc(4 * n + 1), *o = out;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch == 0x1b && i + 1 < n && s[i + 1] == '[') {
+			for (i += 2; i < n && strchr("0123456789;", s[i]); i++)
+				;
+			continue;	/* at the final letter */
+		}
+		if ((ch < 0x20 && ch != '\t') || ch == 0x7f)
+			o += sprintf(o, "\\x%02x", ch);
+		else
+			*o++ = (char)ch;
+	}
+	*o = '\0';
+	return out;
+}
+
+/*
  * Why a step was untestable: its message's first line, the compiler's
  * errors of the log excerpt after it (else the excerpt's last lines), and
  * where the build log was kept.
@@ -267,7 +292,7 @@ static void why_print(const char *why)
 	}
 	for (const char *p = why; *p;) {
 		size_t n = strcspn(p, "\n");
-		char *line = xstrfmt("%.*s", (int)n, p);
+		char *line = log_line_clean(p, n);
 
 		if (lines.n && (strstr(line, "error:") || strstr(line, "Error ")))
 			strv_push(&errors, line);

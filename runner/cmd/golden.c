@@ -382,8 +382,9 @@ out:
 
 /*
  * A DIFF or NEW snapshot left as DIR/CONFIG.json.pending for `review`;
- * one that equals its golden makes a pending file of an earlier check
- * stale: removed. Nothing else is touched.
+ * one that passes (equal to its golden, or with allowed additions that
+ * update writes) makes a pending file of an earlier check stale: removed.
+ * Nothing else is touched.
  */
 static void pending_one(struct golden_run *run, struct run *r)
 {
@@ -398,8 +399,8 @@ static void pending_one(struct golden_run *run, struct run *r)
 			ui_error("sysfarm", &err);
 			run->pended[r->i] = -1;
 		}
-	} else if ((v == V_PASS || v == V_ABI_MISMATCH) &&
-		   !run->diffs[r->i].n && unlink(path) && errno != ENOENT) {
+	} else if ((v == V_PASS || v == V_ABI_MISMATCH) && unlink(path) &&
+		   errno != ENOENT) {
 		fprintf(stderr, "sysfarm: cannot remove stale '%s': %s\n",
 			path, strerror(errno));
 	}
@@ -470,9 +471,13 @@ static int pending_refuse(const struct golden_run *run)
 	if (!golden_ci())
 		return 0;
 	golden_pending_list(run->expected, &found);
-	for (size_t i = 0; i < found.n; i++)
+	for (size_t i = 0; i < found.n; i++) {
+		char *q = diff_quote(found.v[i], strlen(found.v[i]));
+
 		fprintf(stderr, "%s: a pending snapshot in the tree under CI=true: accept or reject it with 'sysfarm review' and commit the golden, never the pending file\n",
-			found.v[i]);
+			q);
+		free(q);
+	}
 	bad = found.n > 0;
 	strv_release(&found);
 	return bad;

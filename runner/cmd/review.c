@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd/builtin.h"
@@ -77,30 +78,48 @@ struct review {
 	size_t left;			/* pending files still there */
 };
 
-/* One answer from the terminal; end of input is quit. */
+/* @line, blanks trimmed, is @word or its first letter. */
+static int answer_is(const char *line, const char *word)
+{
+	size_t len = strlen(line);
+
+	while (len && strchr(" \t\r\n", line[len - 1]))
+		len--;
+	while (len && strchr(" \t", *line)) {
+		line++;
+		len--;
+	}
+	return (len == 1 && *line == *word) ||
+	       (len == strlen(word) && !strncmp(line, word, len));
+}
+
+/*
+ * One answer from the terminal, a whole line: "a" or "accept", ...;
+ * anything else asks again. End of input is quit.
+ */
 static enum answer ask(void)
 {
-	char line[64];
+	static const char *const words[] = { "accept", "reject", "skip",
+					     "quit" };
+	char *line = NULL;
+	size_t size = 0;
+	int a = QUIT;
 
 	for (;;) {
 		printf("accept, reject, skip, quit? [a/r/s/q] ");
 		fflush(stdout);
-		if (!fgets(line, sizeof(line), stdin)) {
+		if (getline(&line, &size, stdin) < 0) {
 			printf("\n");
-			return QUIT;
+			break;
 		}
-		switch (line[0]) {
-		case 'a':
-			return ACCEPT;
-		case 'r':
-			return REJECT;
-		case 's':
-			return SKIP;
-		case 'q':
-			return QUIT;
-		}
+		for (a = 0; a < 4 && !answer_is(line, words[a]); a++)
+			;
+		if (a < 4)
+			break;
 		printf("a: write the golden, r: remove the pending file, s: leave it, q: leave it and the rest\n");
 	}
+	free(line);
+	return a < 4 ? (enum answer)a : QUIT;
 }
 
 /* What the table finds in @snap, as check would hold it to it. */
@@ -181,16 +200,25 @@ static void accept(struct review *rv, const char *pending, const char *golden,
 	printf("accepted: wrote %s\n", golden);
 }
 
+/* A file name as a terminal shows it safely (a stray's is anyone's). */
+static char *shown(const char *path)
+{
+	return diff_quote(path, strlen(path));
+}
+
 static void reject(struct review *rv, const char *pending)
 {
+	char *q = shown(pending);
+
 	if (unlink(pending) && errno != ENOENT) {
-		fprintf(stderr, "sysfarm: cannot remove '%s': %s\n", pending,
+		fprintf(stderr, "sysfarm: cannot remove %s: %s\n", q,
 			strerror(errno));
 		rv->status = worse(rv->status, SF_EXIT_UNTESTED);
 		rv->left++;
-		return;
+	} else {
+		printf("rejected: removed %s\n", q);
 	}
-	printf("rejected: removed %s\n", pending);
+	free(q);
 }
 
 /* One configuration's pending file, if it has one. Return: 1 to quit. */
@@ -253,6 +281,7 @@ static void review_strays(struct review *rv)
 	golden_pending_list(rv->expected, &found);
 	for (size_t i = 0; i < found.n; i++) {
 		const char *name = strrchr(found.v[i], '/') + 1;
+		char *q;
 		size_t len = strlen(name) - strlen(".json.pending"), k;
 
 		for (k = 0; k < rv->f->m.nconfigs; k++)
@@ -261,8 +290,10 @@ static void review_strays(struct review *rv)
 				break;
 		if (k < rv->f->m.nconfigs)
 			continue;
-		printf("\n%s: no configuration of %s is named after it\n",
-		       found.v[i], rv->f->matrix_path);
+		q = shown(found.v[i]);
+		printf("\n%s: no configuration of the matrix is named after it\n",
+		       q);
+		free(q);
 		if (rv->o->reject)
 			reject(rv, found.v[i]);
 		else
@@ -276,6 +307,7 @@ int cmd_review(int argc, char **argv)
 	struct review_opts o = { .color = isatty(STDOUT_FILENO) };
 	struct review rv = { .o = &o, .reds = REDACTIONS_INIT };
 	struct farm f;
+	struct stat st;
 	size_t s;
 	int status;
 
@@ -292,6 +324,14 @@ int cmd_review(int argc, char **argv)
 	if (golden_dir_load(&o.dir, f.top, &rv.expected, &rv.reds) ||
 	    golden_abi_load(rv.expected, &rv.abi))
 		goto out;
+	if (stat(rv.expected, &st) || !S_ISDIR(st.st_mode)) {
+		char *q = shown(rv.expected);
+
+		fprintf(stderr, "sysfarm review: %s: not a directory of goldens\n",
+			q);
+		free(q);
+		goto out;
+	}
 	rv.ask = !o.accept && !o.reject && isatty(STDIN_FILENO);
 	for (s = 0; s < f.nsel; s++)
 		if (review_one(&rv, &f.m.configs[f.sel[s]]))

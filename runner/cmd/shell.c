@@ -35,8 +35,8 @@ int cmd_shell(int argc, char **argv)
 		goto out;
 	status = SF_EXIT_USAGE;
 	if (f.nsel != 1) {
-		fprintf(stderr, "sysfarm shell: takes one configuration, not %zu (usage: %s)\n",
-			f.nsel, shell_cmd.usage);
+		fprintf(stderr, "sysfarm shell: takes one configuration, and %zu %s selected (usage: %s)\n",
+			f.nsel, f.nsel == 1 ? "is" : "are", shell_cmd.usage);
 		goto out;
 	}
 	runs = run_alloc(&f);

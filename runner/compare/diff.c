@@ -30,10 +30,10 @@ static void buf_str(struct buf *b, const char *s)
 	buf_add(b, s, strlen(s));
 }
 
-/* Code points that move or hide text on a terminal. */
-static int cp_unsafe(uint32_t cp)
+int diff_cp_unsafe(uint32_t cp)
 {
-	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x200e || cp == 0x200f ||
+	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e ||
+		cp == 0x200f ||
 		(cp >= 0x2028 && cp <= 0x202e) ||
 		(cp >= 0x2066 && cp <= 0x2069) || cp == 0xfeff;
 }
@@ -60,7 +60,7 @@ static void buf_escaped(struct buf *b, const char *str, size_t len,
 			buf_add(b, str + i, 1);
 			i++;
 		} else if (n) {
-			if (cp_unsafe(cp))
+			if (diff_cp_unsafe(cp))
 				buf_add(b, esc, snprintf(esc, sizeof(esc),
 							 "\\u%04x",
 							 (unsigned int)cp));

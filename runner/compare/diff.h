@@ -4,6 +4,7 @@
 #define SYSFARM_DIFF_H
 
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "lib/util.h"
@@ -146,6 +147,12 @@ json_t *diff_to_json(const struct diff *d);
  */
 int diff_from_json(struct diff *d, json_t *arr, const char *what,
 		   struct sf_err *err);
+
+/*
+ * Code points that move or hide text on a terminal or a page: C1
+ * controls, bidi marks, overrides and isolates, line separators, BOM.
+ */
+int diff_cp_unsafe(uint32_t cp);
 
 /**
  * diff_quote() - @len bytes as a double-quoted string a terminal shows

@@ -158,25 +158,36 @@ int report_load(const char *path, json_t **out, struct sf_err *err)
 }
 
 /*
- * @n bytes of @s with control characters other than tab as \xHH, so that
- * a line stays one line, and the characters in @special after a
- * backslash.
+ * @n bytes of @s with control characters other than tab as \xHH, code
+ * points that move or hide text (diff_cp_unsafe()) as \uXXXX, bytes that
+ * are not UTF-8 as \xHH, so that a line stays one line and reads as it
+ * is; and the characters in @special after a backslash.
  */
 static char *text_clean(const char *s, size_t n, const char *special)
 {
-	char *out = xmalloc(4 * n + 1), *o = out;
-	size_t i;
+	char *out = xmalloc(6 * n + 1), *o = out;
+	size_t i, k;
+	uint32_t cp;
 
 	for (i = 0; i < n; i++) {
 		unsigned char ch = (unsigned char)s[i];
 
 		if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
 			o += sprintf(o, "\\x%02x", ch);
-		} else if (strchr(special, ch)) {
+		} else if (ch < 0x80 && strchr(special, ch)) {
 			*o++ = '\\';
 			*o++ = (char)ch;
-		} else {
+		} else if (ch < 0x80) {
 			*o++ = (char)ch;
+		} else if (!(k = utf8_next(s + i, n - i, &cp))) {
+			o += sprintf(o, "\\x%02x", ch);
+		} else if (diff_cp_unsafe(cp)) {
+			o += sprintf(o, "\\u%04x", (unsigned int)cp);
+			i += k - 1;
+		} else {
+			memcpy(o, s + i, k);
+			o += k;
+			i += k - 1;
 		}
 	}
 	*o = '\0';
@@ -521,9 +532,15 @@ int report_markdown(FILE *out, json_t *results)
 								    "message"));
 
 		char *first = xstrdup(msg ? msg : "");
+		size_t len = strcspn(first, "\n");
 
-		/* the first line: the rest is in the details below */
-		first[strcspn(first, "\n")] = '\0';
+		/* the first line, at most 300 bytes: the rest is below */
+		if (len > 300) {
+			len = 300;
+			while (len && ((unsigned char)first[len] & 0xc0) == 0x80)
+				len--;
+		}
+		first[len] = '\0';
 		fputs("| ", out);
 		report_md_put(out, config_name(c), 1);
 		fprintf(out, " | %s %s | ", verdict_icon(v), verdict_name(v));
@@ -612,10 +629,7 @@ static void html_put(FILE *out, const char *s)
 		} else if (!(n = utf8_next(s + i, len - i, &cp))) {
 			fprintf(out, "\\x%02x", ch);
 		} else {
-			if ((cp >= 0x80 && cp <= 0x9f) ||
-			    (cp >= 0x200e && cp <= 0x200f) ||
-			    (cp >= 0x2028 && cp <= 0x202e) ||
-			    (cp >= 0x2066 && cp <= 0x2069) || cp == 0xfeff)
+			if (diff_cp_unsafe(cp))
 				fprintf(out, "\\u%04x", (unsigned int)cp);
 			else
 				fwrite(s + i, 1, n, out);
@@ -637,7 +651,7 @@ static const char *html_class(enum verdict v)
 	}
 }
 
-/* @c's value of axis @name, or NULL (a results file without "axes"). */
+/* @c's value of axis @name, or "" (a results file without "axes"). */
 static const char *axis_value(json_t *c, const char *name)
 {
 	json_t *a;
@@ -647,88 +661,116 @@ static const char *axis_value(json_t *c, const char *name)
 		if (!strcmp(json_string_value(json_object_get(a, "name")),
 			    name))
 			return json_string_value(json_object_get(a, "value"));
-	return NULL;
+	return "";
 }
 
 /*
- * The grid's axes: those of the first configuration, in matrix order,
- * the first half its rows, the rest its columns; rows and columns in the
- * order the configurations first use their values.
+ * The grid: the axes of the first configuration, in matrix order, the
+ * first half its rows, the rest its columns. Each configuration's values
+ * are looked up once; a row (a column) is the first configuration with
+ * its values of the row (column) axes, in the order they are met. Past
+ * GRID_KEYS_MAX rows or columns it is no grid anyone reads: a list, a
+ * configuration a row.
  */
+#define GRID_KEYS_MAX 64
+
 struct grid {
-	struct strv axes;
-	size_t nrow_axes;
-	struct strv rows, cols;		/* "v1\nv2": a value per axis */
+	json_t *configs;
+	size_t n, naxes, nrow_axes;
+	const char **axes;		/* names */
+	const char **val;		/* n x naxes */
+	size_t rows[GRID_KEYS_MAX], cols[GRID_KEYS_MAX];
+	size_t nrows, ncols;		/* 0: a list */
+	size_t *head, *next;		/* per cell, per configuration: the
+					 * configurations in it, in order */
 };
 
-/* @c's values of axes @from to @to, one a line: a row's or column's key. */
-static char *grid_key(json_t *c, const struct grid *g, size_t from,
-		      size_t to)
+/* Do configurations @i and @j have the same values of axes @from..@to? */
+static int grid_same(const struct grid *g, size_t i, size_t j, size_t from,
+		     size_t to)
 {
-	char *key = xstrdup(""), *more;
-
-	for (size_t a = from; a < to; a++) {
-		const char *v = axis_value(c, g->axes.v[a]);
-
-		more = xstrfmt("%s%s%s", key, a > from ? "\n" : "",
-			       v ? v : "");
-		free(key);
-		key = more;
-	}
-	return key;
+	for (size_t a = from; a < to; a++)
+		if (strcmp(g->val[i * g->naxes + a], g->val[j * g->naxes + a]))
+			return 0;
+	return 1;
 }
 
-static void grid_add_key(struct strv *keys, const char *key)
+/*
+ * The index in @keys of the one with @i's values of @from..@to, added if
+ * none has them. Return: it, or GRID_KEYS_MAX when there is no room.
+ */
+static size_t grid_key(const struct grid *g, size_t *keys, size_t *n,
+		       size_t i, size_t from, size_t to)
 {
-	for (size_t i = 0; i < keys->n; i++)
-		if (!strcmp(keys->v[i], key))
-			return;
-	strv_push(keys, key);
+	for (size_t k = 0; k < *n; k++)
+		if (grid_same(g, keys[k], i, from, to))
+			return k;
+	if (*n == GRID_KEYS_MAX)
+		return GRID_KEYS_MAX;
+	keys[*n] = i;
+	return (*n)++;
 }
 
 static void grid_init(struct grid *g, json_t *configs)
 {
-	json_t *c, *a;
-	size_t i;
+	json_t *axes = json_object_get(json_array_get(configs, 0), "axes");
+	size_t i, *cell;
+	json_t *a;
 
 	memset(g, 0, sizeof(*g));
-	json_array_foreach(json_object_get(json_array_get(configs, 0), "axes"),
-			   i, a)
-		strv_push(&g->axes, json_string_value(json_object_get(a,
-								      "name")));
-	g->nrow_axes = (g->axes.n + 1) / 2;
-	json_array_foreach(configs, i, c) {
-		char *row = grid_key(c, g, 0, g->nrow_axes);
-		char *col = grid_key(c, g, g->nrow_axes, g->axes.n);
+	g->configs = configs;
+	g->n = json_array_size(configs);
+	g->naxes = json_array_size(axes);
+	g->nrow_axes = (g->naxes + 1) / 2;
+	g->axes = xmalloc((g->naxes + 1) * sizeof(*g->axes));
+	json_array_foreach(axes, i, a)
+		g->axes[i] = json_string_value(json_object_get(a, "name"));
+	g->val = xmalloc((g->n * g->naxes + 1) * sizeof(*g->val));
+	for (i = 0; i < g->n; i++)
+		for (size_t k = 0; k < g->naxes; k++)
+			g->val[i * g->naxes + k] = axis_value(
+				json_array_get(configs, i), g->axes[k]);
+	cell = xmalloc((g->n + 1) * sizeof(*cell));
+	for (i = 0; i < g->n; i++) {
+		size_t r = grid_key(g, g->rows, &g->nrows, i, 0, g->nrow_axes);
+		size_t c = grid_key(g, g->cols, &g->ncols, i, g->nrow_axes,
+				    g->naxes);
 
-		grid_add_key(&g->rows, row);
-		grid_add_key(&g->cols, col);
-		free(row);
-		free(col);
+		if (r == GRID_KEYS_MAX || c == GRID_KEYS_MAX) {
+			g->nrows = g->ncols = 0;
+			break;
+		}
+		cell[i] = r * GRID_KEYS_MAX + c;
 	}
+	g->head = xmalloc(GRID_KEYS_MAX * GRID_KEYS_MAX * sizeof(*g->head));
+	g->next = xmalloc((g->n + 1) * sizeof(*g->next));
+	for (size_t k = 0; k < GRID_KEYS_MAX * GRID_KEYS_MAX; k++)
+		g->head[k] = SIZE_MAX;
+	/* chained from the last, so that each cell lists them in order */
+	for (i = g->n; g->nrows && i-- > 0;) {
+		g->next[i] = g->head[cell[i]];
+		g->head[cell[i]] = i;
+	}
+	free(cell);
 }
 
 static void grid_release(struct grid *g)
 {
-	strv_release(&g->axes);
-	strv_release(&g->rows);
-	strv_release(&g->cols);
+	free(g->axes);
+	free(g->val);
+	free(g->head);
+	free(g->next);
 }
 
-/* A header cell: "axis=value" a line, from a grid key. */
-static void html_key(FILE *out, const struct grid *g, size_t from,
-		     const char *key)
+/* A header cell: "axis=value" a line, @i's values of axes @from..@to. */
+static void html_key(FILE *out, const struct grid *g, size_t i, size_t from,
+		     size_t to)
 {
-	for (size_t a = from; *key; a++) {
-		size_t n = strcspn(key, "\n");
-		char *v = xstrfmt("%.*s", (int)n, key);
-
+	for (size_t a = from; a < to; a++) {
 		fputs(a > from ? "<br>" : "", out);
-		html_put(out, a < g->axes.n ? g->axes.v[a] : "");
+		html_put(out, g->axes[a]);
 		fputs("=", out);
-		html_put(out, v);
-		free(v);
-		key += n + (key[n] == '\n');
+		html_put(out, g->val[i * g->naxes + a]);
 	}
 }
 
@@ -748,15 +790,16 @@ static char *html_summary(json_t *c)
 	return s;
 }
 
-static void html_cell(FILE *out, json_t *c, size_t i)
+/* One configuration in a cell: its name, verdict and changes, a link. */
+static void html_entry(FILE *out, json_t *c, size_t i)
 {
 	enum verdict v = verdict_of(c);
 	char *summary = html_summary(c);
 
-	fprintf(out, "<td class=\"cell %s\" data-verdict=\"%s\" data-config=\"",
-		html_class(v), verdict_name(v));
+	fprintf(out, "<a class=\"entry %s\" href=\"#c%zu\" data-verdict=\"%s\" data-config=\"",
+		html_class(v), i, verdict_name(v));
 	html_put(out, config_name(c));
-	fprintf(out, "\"><a href=\"#c%zu\"><span class=\"name\">", i);
+	fputs("\"><span class=\"name\">", out);
 	html_put(out, config_name(c));
 	fprintf(out, "</span><span class=\"verdict\">%s</span>",
 		verdict_name(v));
@@ -765,24 +808,54 @@ static void html_cell(FILE *out, json_t *c, size_t i)
 		html_put(out, summary);
 		fputs("</span>", out);
 	}
-	fputs("</a></td>", out);
+	fputs("</a>", out);
 	free(summary);
+}
+
+/*
+ * A cell: every configuration with its values (two that share them are
+ * both shown, none hides another), coloured by the worst of them.
+ */
+static void html_cell(FILE *out, const struct grid *g, size_t row,
+		      size_t col)
+{
+	size_t first = g->head[row * GRID_KEYS_MAX + col];
+	const char *cls = "pass";
+
+	if (first == SIZE_MAX) {
+		fputs("<td class=\"cell none\">not run</td>", out);
+		return;
+	}
+	for (size_t i = first; i != SIZE_MAX; i = g->next[i]) {
+		int st = verdict_exit(verdict_of(json_array_get(g->configs,
+								i)));
+
+		if (st == SF_EXIT_DIFF)
+			cls = "fail";
+		else if (st != SF_EXIT_OK && strcmp(cls, "fail"))
+			cls = "untested";
+	}
+	fprintf(out, "<td class=\"cell %s\">", cls);
+	for (size_t i = first; i != SIZE_MAX; i = g->next[i])
+		html_entry(out, json_array_get(g->configs, i), i);
+	fputs("</td>", out);
 }
 
 static void html_grid(FILE *out, json_t *configs)
 {
 	struct grid g;
-	json_t *c;
-	size_t i;
 
 	grid_init(&g, configs);
 	fputs("<table class=\"grid\" id=\"grid\">\n", out);
-	if (!g.axes.n) {
-		/* a results file without axes: a configuration a row */
-		json_array_foreach(configs, i, c) {
-			fputs("<tr>", out);
-			html_cell(out, c, i);
-			fputs("</tr>\n", out);
+	if (!g.nrows) {
+		/* too many values for a grid: a configuration a row */
+		for (size_t i = 0; i < g.n; i++) {
+			json_t *c = json_array_get(configs, i);
+
+			fprintf(out, "<tr><td class=\"cell %s\">",
+				html_class(verdict_of(c)));
+			html_entry(out, c, i);
+			fputs("</td></tr>\n", out);
 		}
 		fputs("</table>\n", out);
 		grid_release(&g);
@@ -790,46 +863,23 @@ static void html_grid(FILE *out, json_t *configs)
 	}
 	/* the corner names the axes of the rows and of the columns */
 	fputs("<tr><th class=\"corner\">", out);
-	for (size_t a = 0; a < g.axes.n; a++) {
+	for (size_t a = 0; a < g.naxes; a++) {
 		fputs(a == g.nrow_axes ? " \\ " : a ? ", " : "", out);
-		html_put(out, g.axes.v[a]);
+		html_put(out, g.axes[a]);
 	}
 	fputs("</th>", out);
-	for (size_t k = 0; k < g.cols.n; k++) {
+	for (size_t k = 0; k < g.ncols; k++) {
 		fputs("<th>", out);
-		html_key(out, &g, g.nrow_axes, g.cols.v[k]);
+		html_key(out, &g, g.cols[k], g.nrow_axes, g.naxes);
 		fputs("</th>", out);
 	}
 	fputs("</tr>\n", out);
-	for (size_t r = 0; r < g.rows.n; r++) {
+	for (size_t r = 0; r < g.nrows; r++) {
 		fputs("<tr><th>", out);
-		html_key(out, &g, 0, g.rows.v[r]);
+		html_key(out, &g, g.rows[r], 0, g.nrow_axes);
 		fputs("</th>", out);
-		for (size_t k = 0; k < g.cols.n; k++) {
-			json_t *found = NULL;
-			size_t at = 0;
-
-			json_array_foreach(configs, i, c) {
-				char *row = grid_key(c, &g, 0, g.nrow_axes);
-				char *col = grid_key(c, &g, g.nrow_axes,
-						     g.axes.n);
-				int match = !strcmp(row, g.rows.v[r]) &&
-					    !strcmp(col, g.cols.v[k]);
-
-				free(row);
-				free(col);
-				if (match) {
-					found = c;
-					at = i;
-					break;
-				}
-			}
-			if (found)
-				html_cell(out, found, at);
-			else
-				fputs("<td class=\"cell none\">not run</td>",
-				      out);
-		}
+		for (size_t k = 0; k < g.ncols; k++)
+			html_cell(out, &g, r, k);
 		fputs("</tr>\n", out);
 	}
 	fputs("</table>\n", out);
@@ -940,6 +990,7 @@ static const char html_style[] =
 	"th,td{border:1px solid #bbb;padding:.3em .5em;vertical-align:top;text-align:left}"
 	".grid td.cell{min-width:11em}"
 	".grid a{display:block;color:inherit;text-decoration:none}"
+	".grid a+a{border-top:1px dashed #999;margin-top:.3em;padding-top:.3em}"
 	".grid .name{display:block;font-size:85%}"
 	".grid .verdict{display:block;font-weight:bold}"
 	".grid .sub{display:block;font-size:85%}"

@@ -265,8 +265,10 @@ static void misuse_say(const struct bounds *b, char **argv, int c,
 		return;
 	}
 	if (optopt && optopt < OPT_VAL) {
-		err_set(err, "sysfarm %s: unknown option '-%c' ('sysfarm %s --help' lists them)",
-			argv[0], optopt, argv[0]);
+		char opt[3] = { '-', (char)optopt, '\0' };
+
+		err_set(err, "sysfarm %s: unknown option %s ('sysfarm %s --help' lists them)",
+			argv[0], str_quote(shown, sizeof(shown), opt), argv[0]);
 		return;
 	}
 	n = !strncmp(arg, "--", 2) ? guess(b, arg + 2, hint, sizeof(hint)) : 0;

@@ -418,7 +418,15 @@ int file_write_atomic(const char *path, const void *buf, size_t len)
 	int fd, saved;
 
 	pending_tmp = tmp;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/*
+	 * Never through what is there: a leftover of a killed run (or a
+	 * link someone planted) is removed and the file made afresh.
+	 */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0644);
+	if (fd < 0 && errno == EEXIST && !unlink(tmp))
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			  O_CLOEXEC, 0644);
 	if (fd < 0)
 		goto out_free;
 	while (len) {

@@ -1011,13 +1011,19 @@ int matrix_load(struct matrix *m, const char *path, struct sf_err *err)
  * glob)? Return: 1, 0, or -1 with @err set (no such axis).
  */
 static int select_cond(const struct matrix *m, const struct config *c,
-		       const char *cond, size_t len, struct sf_err *err)
+		       const char *whole, const char *cond, size_t len,
+		       struct sf_err *err)
 {
 	char *text = xstrfmt("%.*s", (int)len, cond), *eq = strchr(text, '=');
 	char shown[80];
 	int ret = 0;
 	size_t a;
 
+	if (!*text || eq == text || (eq && !eq[1])) {
+		ret = err_set(err, "an empty name, axis or value in %s (NAME, a glob, or AXIS=VALUE[,AXIS=VALUE])",
+			      str_quote(shown, sizeof(shown), whole));
+		goto out;
+	}
 	if (!eq) {
 		ret = !fnmatch(text, c->name, 0);
 		goto out;
@@ -1050,9 +1056,11 @@ out:
 static int select_match(const struct matrix *m, const struct config *c,
 			const char *sel, struct sf_err *err)
 {
+	const char *whole = sel;
+
 	for (;;) {
 		size_t len = strcspn(sel, ",");
-		int ret = select_cond(m, c, sel, len, err);
+		int ret = select_cond(m, c, whole, sel, len, err);
 
 		if (ret <= 0)
 			return ret;

@@ -46,7 +46,7 @@ check "... each with the compiler's error from its build log" grep -q \
 	"^    | .*tca6507-emu.c:[0-9]*:[0-9]*: error: " "$TMP/out"
 check "... and its build log kept, not overwritten by the next step" sh -c \
 	"grep -q 'build log kept: .*/bisect/$C.6.build.log' '$TMP/out' &&
-	 grep -q 'tca6507-emu.c:575:.* error: ' 'build/bisect/$C.6.build.log' &&
-	 grep -q 'tca6507-emu.c:57[0-9]:.* error: ' 'build/bisect/$C.7.build.log'"
+	 grep -q 'tca6507-emu.c:575:.*error: ' 'build/bisect/$C.6.build.log' &&
+	 grep -q 'tca6507-emu.c:57[0-9]:.*error: ' 'build/bisect/$C.7.build.log'"
 rm -f "build/bisect/$C.log"
 done_testing

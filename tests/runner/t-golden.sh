@@ -96,11 +96,11 @@ if command -v chromium >/dev/null; then
 	. "$TOP/tests/lib-html.sh"
 	P=$TOP/build/tests/report-abi-change.html
 	check "chromium: a grid cell per configuration run (4)" \
-		test "$(html_xpath "$P" 'count(//td[@data-config])')" -eq 4
+		test "$(html_xpath "$P" 'count(//a[@data-config])')" -eq 4
 	check "... the sysfs-on ones DIFF" test "$(html_xpath "$P" \
-		'count(//td[@data-verdict="DIFF"][contains(@data-config,"sysfs-on")])')" -eq 2
+		'count(//a[@data-verdict="DIFF"][contains(@data-config,"sysfs-on")])')" -eq 2
 	href=$(html_xpath "$P" \
-		'string(//td[@data-config="x86_64-sysfs-on"]/a/@href)')
+		'string(//a[@data-config="x86_64-sysfs-on"]/@href)')
 	sec="//section[@id=\"${href#\#}\"]"
 	check "... whose section shows numa removed, its golden side" \
 		test "$(html_xpath "$P" "string($sec//tr[@class=\"removed\"][contains(td[@class=\"path\"],\"numa\")]/td[@class=\"old\"])")" = \
@@ -177,7 +177,7 @@ CI=true "$SYSFARM" check --expected "$TMP/rev3" x86_64-sysfs-off \
 	>"$TMP/out" 2>&1
 check "CI=true: a pending file in the tree is bad input (status $?)" \
 	test $? -eq 2
-check "... named" grep -q "^$TMP/rev3/$TCA.json.pending: a pending snapshot" \
+check "... named" grep -q "^\"$TMP/rev3/$TCA.json.pending\": a pending snapshot" \
 	"$TMP/out"
 
 # The same on 6.12, by its own series: its configurations (all sysfs-on)

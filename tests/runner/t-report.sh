@@ -37,7 +37,7 @@ if command -v chromium >/dev/null; then
 	. "$TOP/tests/lib-html.sh"
 	P=$TMP/report.html
 	check "chromium: a grid cell per configuration (8)" \
-		test "$(html_xpath "$P" 'count(//table[@id="grid"]//td[@data-config])')" -eq 8
+		test "$(html_xpath "$P" 'count(//table[@id="grid"]//a[@data-config])')" -eq 8
 	check "... rows x86_64/arm x sysfs on/off, columns tca6507 x source" \
 		test "$(html_xpath "$P" 'count(//table[@id="grid"]/tbody/tr)')" -eq 5
 	check "... the corner names them" test \
@@ -45,13 +45,26 @@ if command -v chromium >/dev/null; then
 		'arch, sysfs \ tca6507, source'
 	check "... cells coloured by verdict: DIFF, NEW, ABI-MISMATCH fail" \
 		test "$(html_xpath "$P" 'count(//td[contains(@class,"fail")])')" -eq 3
-	href=$(html_xpath "$P" 'string(//td[@data-verdict="DIFF"]/a/@href)')
+	href=$(html_xpath "$P" 'string(//a[@data-verdict="DIFF"]/@href)')
 	check "... the DIFF cell leads to its section ($href)" \
 		test "$href" = "#c1"
 	check "... which holds its classified changes, golden beside snapshot" \
 		test "$(html_xpath "$P" 'count(//section[@id="c1"]//table[@class="diff"]//tr[td][@class="changed"]/td[@class="old"])')" -eq 2
 	check "... and a fault's section its console lines" grep -q \
 		'no snapshot within 120 s' "$TMP/dom.html"
+	# Two configurations with the same axis values (a results file
+	# gathered twice): both in the cell, which takes the worse colour.
+	jq '.configs += [.configs[0] | .config = "twin" | .verdict = "DIFF"]' \
+		results.json >"$TMP/twin.json"
+	"$SYSFARM" report --html "$TMP/twin.html" "$TMP/twin.json"
+	check "a cell two configurations share shows both, coloured as the worse" \
+		test "$(html_xpath "$TMP/twin.html" 'count(//td[contains(@class,"fail")][a[@data-config="x86_64-sysfs-on"]][a[@data-config="twin"]])')" -eq 1
+	# More values than a grid can show: a list, every configuration in it.
+	jq -n '{configs: [range(100) | {config: "c\(.)", verdict: "PASS",
+		axes: [{name: "arch", value: "a\(.)"}]}]}' >"$TMP/many.json"
+	"$SYSFARM" report --html "$TMP/many.html" "$TMP/many.json"
+	check "100 values of one axis: a list of all 100" \
+		test "$(html_xpath "$TMP/many.html" 'count(//table[@id="grid"]//a[@data-config])')" -eq 100
 	mkdir -p "$TOP/build/tests"
 	html_shot "$P" "$TOP/build/tests/report-fixture.png"
 	check "a screenshot for a person: build/tests/report-fixture.png" \

@@ -43,6 +43,6 @@ check "QEMU was the configuration's, its command line logged" grep -q \
 "$SYSFARM" shell 'x86_64-*' >"$TMP/out" 2>&1
 check "more than one configuration: exit 2 (status $?)" test $? -eq 2
 check "... said in one line" grep -qx \
-	"sysfarm shell: takes one configuration, not 6 (usage: sysfarm shell \[OPTIONS\] CONFIG)" \
+	"sysfarm shell: takes one configuration, and 6 are selected (usage: sysfarm shell \[OPTIONS\] CONFIG)" \
 	"$TMP/out"
 done_testing
