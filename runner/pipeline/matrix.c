@@ -1097,9 +1097,12 @@ int matrix_select(const struct matrix *m, char *const *names, int n,
 		if (!matched) {
 			char shown[80];
 
-			return err_set(err, "no configuration matches %s (see 'sysfarm list'; NAME, a glob such as 'x86_64-*', or AXIS=VALUE[,AXIS=VALUE])",
+			return err_set(err, "no configuration matches %s (%s)",
 				       str_quote(shown, sizeof(shown),
-						 names[a]));
+						 names[a]),
+				       names[a][0] == '-' ?
+				       "options go before the configurations" :
+				       "see 'sysfarm list'; NAME, a glob such as 'x86_64-*', or AXIS=VALUE[,AXIS=VALUE]");
 		}
 	}
 	if (!n)
