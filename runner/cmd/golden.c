@@ -36,6 +36,14 @@ int golden_dir_load(const struct golden_dir_opts *o, const char *top,
 	struct sf_err err = SF_ERR_INIT;
 	int bad;
 
+	if ((o->expected && !*o->expected) ||
+	    (o->redactions && !*o->redactions)) {
+		fprintf(stderr, "sysfarm: --%s takes a path, not ''\n",
+			o->expected && !*o->expected ? "expected" :
+						       "redactions");
+		*dir = NULL;
+		return SF_EXIT_USAGE;
+	}
 	*dir = o->expected ? xstrdup(o->expected) : path_goldens(top);
 	path = o->redactions ? xstrdup(o->redactions) :
 			       path_redactions(*dir);

@@ -78,11 +78,12 @@ struct review {
 	size_t left;			/* pending files still there */
 };
 
-/* @line, blanks trimmed, is @word or its first letter. */
-static int answer_is(const char *line, const char *word)
+/* @line (@len bytes), blanks trimmed, is @word or its first letter. */
+static int answer_is(const char *line, size_t len, const char *word)
 {
-	size_t len = strlen(line);
-
+	/* a NUL inside is no answer: the bytes after it count too */
+	if (memchr(line, '\0', len))
+		return 0;
 	while (len && strchr(" \t\r\n", line[len - 1]))
 		len--;
 	while (len && strchr(" \t", *line)) {
@@ -103,16 +104,19 @@ static enum answer ask(void)
 					     "quit" };
 	char *line = NULL;
 	size_t size = 0;
+	ssize_t len;
 	int a = QUIT;
 
 	for (;;) {
 		printf("accept, reject, skip, quit? [a/r/s/q] ");
 		fflush(stdout);
-		if (getline(&line, &size, stdin) < 0) {
+		len = getline(&line, &size, stdin);
+		if (len < 0) {
 			printf("\n");
 			break;
 		}
-		for (a = 0; a < 4 && !answer_is(line, words[a]); a++)
+		for (a = 0; a < 4 && !answer_is(line, (size_t)len, words[a]);
+		     a++)
 			;
 		if (a < 4)
 			break;
@@ -182,9 +186,48 @@ static int show_diff(struct review *rv, const struct config *c,
 	return 0;
 }
 
+/* A file name as a terminal shows it safely (a stray's is anyone's). */
+static char *shown(const char *path)
+{
+	return diff_quote(path, strlen(path));
+}
+
+/*
+ * Removes @pending unless it is no longer the file @seen describes (a
+ * check in another terminal wrote a new one while this one was on the
+ * screen: that one is for the next review). NULL @seen: remove it.
+ * Return: 0 removed (or gone), -1 kept (said).
+ */
+static int pending_remove(struct review *rv, const char *pending,
+			  const struct stat *seen)
+{
+	char *q = shown(pending);
+	struct stat now;
+	int ret = 0;
+
+	if (seen && !lstat(pending, &now) &&
+	    (now.st_ino != seen->st_ino || now.st_dev != seen->st_dev ||
+	     now.st_size != seen->st_size ||
+	     now.st_mtim.tv_sec != seen->st_mtim.tv_sec ||
+	     now.st_mtim.tv_nsec != seen->st_mtim.tv_nsec)) {
+		printf("%s changed since it was shown: kept for the next review\n",
+		       q);
+		rv->left++;
+		ret = -1;
+	} else if (unlink(pending) && errno != ENOENT) {
+		fprintf(stderr, "sysfarm: cannot remove %s: %s\n", q,
+			strerror(errno));
+		rv->status = worse(rv->status, SF_EXIT_UNTESTED);
+		rv->left++;
+		ret = -1;
+	}
+	free(q);
+	return ret;
+}
+
 /* Accept: the golden first (atomic), then the pending file goes. */
 static void accept(struct review *rv, const char *pending, const char *golden,
-		   json_t *snap)
+		   json_t *snap, const struct stat *seen)
 {
 	struct sf_err err = SF_ERR_INIT;
 
@@ -194,30 +237,19 @@ static void accept(struct review *rv, const char *pending, const char *golden,
 		rv->left++;
 		return;
 	}
-	if (unlink(pending) && errno != ENOENT)
-		fprintf(stderr, "sysfarm: wrote %s but cannot remove '%s': %s\n",
-			golden, pending, strerror(errno));
 	printf("accepted: wrote %s\n", golden);
+	pending_remove(rv, pending, seen);
 }
 
-/* A file name as a terminal shows it safely (a stray's is anyone's). */
-static char *shown(const char *path)
+static void reject(struct review *rv, const char *pending,
+		   const struct stat *seen)
 {
-	return diff_quote(path, strlen(path));
-}
+	char *q;
 
-static void reject(struct review *rv, const char *pending)
-{
-	char *q = shown(pending);
-
-	if (unlink(pending) && errno != ENOENT) {
-		fprintf(stderr, "sysfarm: cannot remove %s: %s\n", q,
-			strerror(errno));
-		rv->status = worse(rv->status, SF_EXIT_UNTESTED);
-		rv->left++;
-	} else {
-		printf("rejected: removed %s\n", q);
-	}
+	if (pending_remove(rv, pending, seen))
+		return;
+	q = shown(pending);
+	printf("rejected: removed %s\n", q);
 	free(q);
 }
 
@@ -229,9 +261,10 @@ static int review_one(struct review *rv, const struct config *c)
 	struct sf_err err = SF_ERR_INIT;
 	enum answer a = SKIP;
 	json_t *snap = NULL;
+	struct stat seen;
 	int quit = 0;
 
-	if (!path_exists(pending))
+	if (lstat(pending, &seen))
 		goto out;
 	if (snap_load(pending, &snap, &err) ||
 	    snap_check(pending, snap, &err)) {
@@ -239,7 +272,7 @@ static int review_one(struct review *rv, const struct config *c)
 		rv->status = worse(rv->status, SF_EXIT_USAGE);
 		/* a damaged pending file can still be rejected */
 		if (rv->o->reject)
-			reject(rv, pending);
+			reject(rv, pending, &seen);
 		else
 			rv->left++;
 		goto out;
@@ -257,9 +290,9 @@ static int review_one(struct review *rv, const struct config *c)
 	else if (rv->ask)
 		a = ask();
 	if (a == ACCEPT)
-		accept(rv, pending, golden, snap);
+		accept(rv, pending, golden, snap, &seen);
 	else if (a == REJECT)
-		reject(rv, pending);
+		reject(rv, pending, &seen);
 	else
 		rv->left++;
 	quit = a == QUIT;
@@ -295,7 +328,7 @@ static void review_strays(struct review *rv)
 		       q);
 		free(q);
 		if (rv->o->reject)
-			reject(rv, found.v[i]);
+			reject(rv, found.v[i], NULL);
 		else
 			rv->left++;
 	}

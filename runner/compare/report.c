@@ -303,6 +303,27 @@ int report_tap(FILE *out, json_t *results)
 	return out_status(out);
 }
 
+/*
+ * The UTF-8 sequence @s starts with: as it is, or \uXXXX for one that
+ * moves or hides text (diff_cp_unsafe()) or is not XML (U+FFFE/F), or
+ * \xHH for a byte that starts none. Return: the bytes of @s it took.
+ */
+static size_t utf8_put_safe(FILE *out, const char *s, size_t len)
+{
+	uint32_t cp;
+	size_t n = utf8_next(s, len, &cp);
+
+	if (!n) {
+		fprintf(out, "\\x%02x", (unsigned char)*s);
+		return 1;
+	}
+	if (diff_cp_unsafe(cp) || cp == 0xfffe || cp == 0xffff)
+		fprintf(out, "\\u%04x", (unsigned int)cp);
+	else
+		fwrite(s, 1, n, out);
+	return n;
+}
+
 /* @s as XML character data (@attr: an attribute value, newlines kept). */
 static void xml_put(FILE *out, const char *s, int attr)
 {
@@ -310,7 +331,6 @@ static void xml_put(FILE *out, const char *s, int attr)
 
 	for (size_t i = 0; i < len; i++) {
 		unsigned char ch = (unsigned char)s[i];
-		uint32_t cp;
 
 		if (ch == '&')
 			fputs("&amp;", out);
@@ -326,12 +346,9 @@ static void xml_put(FILE *out, const char *s, int attr)
 			fputs("&#9;", out);
 		else if (ch < 0x20 && ch != '\n' && ch != '\t')
 			fprintf(out, "\\x%02x", ch);	/* not XML 1.0 */
-		else if (ch >= 0x80 && utf8_next(s + i, len - i, &cp) == 3 &&
-			 cp >= 0xfffe) {
-			/* U+FFFE/F: neither */
-			fprintf(out, "\\u%04x", (unsigned int)cp);
-			i += 2;
-		} else
+		else if (ch >= 0x80)
+			i += utf8_put_safe(out, s + i, len - i) - 1;
+		else
 			fputc(ch, out);
 	}
 }
@@ -418,7 +435,13 @@ int report_junit(FILE *out, json_t *results)
 
 void report_md_put(FILE *out, const char *s, int md)
 {
-	for (; *s; s++) {
+	size_t len = strlen(s);
+
+	for (const char *end = s + len; *s; s++) {
+		if ((unsigned char)*s >= 0x80) {
+			s += utf8_put_safe(out, s, (size_t)(end - s)) - 1;
+			continue;
+		}
 		if (*s == '&')
 			fputs("&amp;", out);
 		else if (*s == '<')
@@ -502,64 +525,95 @@ static void md_details(FILE *out, json_t *c, const struct strv *lines)
 #define SUMMARY_MAX (1024 * 1024)
 #define SUMMARY_CUT_NOTE 512		/* room kept for the note */
 
-/* The note: which configurations' details are not shown, and where. */
-static void md_cut(FILE *out, json_t *configs, size_t from)
+/* The note: which configurations' @what are not shown, and where. */
+static void md_cut(FILE *out, json_t *configs, size_t from, const char *what)
 {
-	size_t n = 0, i;
-	json_t *c;
+	size_t n = json_array_size(configs) - from;
 
-	json_array_foreach(configs, i, c)
-		n += i >= from;
-	fprintf(out, "**The details of %zu configuration%s are cut here:** GitHub shows at most 1 MiB of a step's summary. All of them are in the HTML report and results.json (the workflow's artifacts, or `sysfarm report --html`).\n",
-		n, n == 1 ? "" : "s");
+	fprintf(out, "**The %s of %zu configuration%s are cut here:** GitHub shows at most 1 MiB of a step's summary. All of them are in the HTML report and results.json (the workflow's artifacts, or `sysfarm report --html`).\n",
+		what, n, n == 1 ? "" : "s");
 }
 
+/*
+ * At most 300 bytes of @s (a UTF-8 sequence kept whole), up to its first
+ * newline with @line.
+ */
+static char *md_cap(const char *s, int line)
+{
+	size_t len = line ? strcspn(s, "\n") : strlen(s);
+
+	if (len > 300) {
+		len = 300;
+		while (len && ((unsigned char)s[len] & 0xc0) == 0x80)
+			len--;
+	}
+	return xstrfmt("%.*s", (int)len, s);
+}
+
+/* One row of the table. */
+static void md_row(FILE *out, json_t *c)
+{
+	enum verdict v = verdict_of(c);
+	const char *msg = json_string_value(json_object_get(c, "message"));
+	char *name = md_cap(config_name(c), 0);
+	char *first = md_cap(msg ? msg : "", 1);
+
+	fputs("| ", out);
+	report_md_put(out, name, 1);
+	fprintf(out, " | %s %s | ", verdict_icon(v), verdict_name(v));
+	if (json_object_get(c, "seconds"))
+		fprintf(out, "%.1f", config_seconds(c));
+	fputs(" | ", out);
+	report_md_put(out, first, 1);
+	fputs(" |\n", out);
+	free(first);
+	free(name);
+}
+
+/*
+ * The table, then each configuration's details folded; both stop before
+ * SUMMARY_MAX with a note (md_cut()). A row keeps 300 bytes of a name,
+ * and of a message's first line: the rest is in the details.
+ */
 int report_markdown(FILE *out, json_t *results)
 {
 	json_t *configs = json_object_get(results, "configs"), *c;
 	struct tally t = tally_count(configs);
 	size_t i, used = 0;
-	long start = ftell(out);	/* -1 on a pipe: the details alone */
+	int cut = 0;
 
-	fprintf(out, "## sysfarm: %zu passed, %zu failed, %zu %s\n\n",
-		t.tests - t.failures - t.errors, t.failures, t.errors,
-		"could not test");
-	fputs("| configuration | verdict | seconds | message |\n"
-	      "| --- | --- | ---: | --- |\n", out);
+	used += fprintf(out, "## sysfarm: %zu passed, %zu failed, %zu %s\n\n",
+			t.tests - t.failures - t.errors, t.failures, t.errors,
+			"could not test");
+	used += fprintf(out, "| configuration | verdict | seconds | message |\n"
+			"| --- | --- | ---: | --- |\n");
 	json_array_foreach(configs, i, c) {
-		enum verdict v = verdict_of(c);
-		const char *msg = json_string_value(json_object_get(c,
-								    "message"));
+		char *row = NULL;
+		size_t len = 0;
+		FILE *mem = xmemstream(&row, &len);
 
-		char *first = xstrdup(msg ? msg : "");
-		size_t len = strcspn(first, "\n");
-
-		/* the first line, at most 300 bytes: the rest is below */
-		if (len > 300) {
-			len = 300;
-			while (len && ((unsigned char)first[len] & 0xc0) == 0x80)
-				len--;
+		md_row(mem, c);
+		if (fclose(mem) || used + len > SUMMARY_MAX - SUMMARY_CUT_NOTE) {
+			free(row);
+			fputc('\n', out);
+			md_cut(out, configs, i, "rows");
+			cut = 1;
+			break;
 		}
-		first[len] = '\0';
-		fputs("| ", out);
-		report_md_put(out, config_name(c), 1);
-		fprintf(out, " | %s %s | ", verdict_icon(v), verdict_name(v));
-		if (json_object_get(c, "seconds"))
-			fprintf(out, "%.1f", config_seconds(c));
-		fputs(" | ", out);
-		report_md_put(out, first, 1);
-		fputs(" |\n", out);
-		free(first);
+		fwrite(row, 1, len, out);
+		used += len;
+		free(row);
 	}
-	fputc('\n', out);
-	if (start >= 0 && ftell(out) > start)
-		used = (size_t)(ftell(out) - start);
+	if (!cut)
+		used += fprintf(out, "\n");
 	json_array_foreach(configs, i, c) {
 		struct strv lines = STRV_INIT;
 		char *block = NULL;
 		size_t len = 0;
 		FILE *mem;
 
+		if (cut)
+			break;
 		case_lines(c, &lines);
 		if (!lines.n) {
 			strv_release(&lines);
@@ -570,7 +624,7 @@ int report_markdown(FILE *out, json_t *results)
 		strv_release(&lines);
 		if (fclose(mem) || used + len > SUMMARY_MAX - SUMMARY_CUT_NOTE) {
 			free(block);
-			md_cut(out, configs, i);
+			md_cut(out, configs, i, "details");
 			break;
 		}
 		fwrite(block, 1, len, out);
@@ -668,11 +722,12 @@ static const char *axis_value(json_t *c, const char *name)
  * The grid: the axes of the first configuration, in matrix order, the
  * first half its rows, the rest its columns. Each configuration's values
  * are looked up once; a row (a column) is the first configuration with
- * its values of the row (column) axes, in the order they are met. Past
- * GRID_KEYS_MAX rows or columns it is no grid anyone reads: a list, a
- * configuration a row.
+ * its values of the row (column) axes, in the order they are met. Without
+ * axes, or past GRID_AXES_MAX axes or GRID_KEYS_MAX rows or columns, it is
+ * no grid anyone reads: a list, a configuration a row.
  */
 #define GRID_KEYS_MAX 64
+#define GRID_AXES_MAX 16
 
 struct grid {
 	json_t *configs;
@@ -722,6 +777,9 @@ static void grid_init(struct grid *g, json_t *configs)
 	g->n = json_array_size(configs);
 	g->naxes = json_array_size(axes);
 	g->nrow_axes = (g->naxes + 1) / 2;
+	/* no axes (an older results file), or more than a grid can show */
+	if (!g->naxes || g->naxes > GRID_AXES_MAX)
+		return;
 	g->axes = xmalloc((g->naxes + 1) * sizeof(*g->axes));
 	json_array_foreach(axes, i, a)
 		g->axes[i] = json_string_value(json_object_get(a, "name"));

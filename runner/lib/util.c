@@ -413,22 +413,20 @@ void file_write_atomic_abort(void)
 
 int file_write_atomic(const char *path, const void *buf, size_t len)
 {
-	char *tmp = xstrfmt("%s.tmp.%ld", path, (long)getpid());
+	char *tmp = xstrfmt("%s.tmp.XXXXXX", path);
 	const char *p = buf;
 	int fd, saved;
 
-	pending_tmp = tmp;
 	/*
-	 * Never through what is there: a leftover of a killed run (or a
-	 * link someone planted) is removed and the file made afresh.
+	 * A name nobody has (mkostemp: O_EXCL), so never through a file or
+	 * link that is there; the mode a golden has (mkostemp's is 0600).
 	 */
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		  0644);
-	if (fd < 0 && errno == EEXIST && !unlink(tmp))
-		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-			  O_CLOEXEC, 0644);
+	pending_tmp = tmp;
+	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		goto out_free;
+	if (fchmod(fd, 0644) < 0)
+		goto out_unlink;
 	while (len) {
 		ssize_t r = write(fd, p, len);
 
@@ -514,8 +512,14 @@ int path_exists(const char *path)
 
 int mkdir_p(const char *path)
 {
-	char *p = xstrdup(path);
+	char *p;
 	int ret = 0;
+
+	if (!*path) {
+		errno = ENOENT;
+		return -1;
+	}
+	p = xstrdup(path);
 
 	for (char *s = p + 1; ; s++) {
 		if (*s != '/' && *s != '\0')

@@ -211,8 +211,10 @@ int input_check(const char *path, size_t max, struct sf_err *err);
 /**
  * file_write_atomic() - replace @path with @len bytes of @buf
  *
- * Writes a temporary file beside @path, fsyncs it and renames it over
- * @path, so that readers see the old or the new content, never a part.
+ * Writes a temporary file beside @path (PATH.tmp.XXXXXX, made by
+ * mkostemp(): never through a file or link already there), mode 0644,
+ * fsyncs it and renames it over @path, so that readers see the old or the
+ * new content, never a part.
  *
  * Return: 0, or -1 with errno set.
  */

@@ -291,6 +291,8 @@ static enum verdict decode(const struct boot *b, enum proc_status st,
 		fr = console_frame(console, conlen, &chan, &clen);
 		if (!fr)
 			fr = frame_decode(chan, clen, &payload, &plen);
+		else
+			clen = conlen;
 		if (fr != FRAME_ENOFRAME)
 			where = con_path;
 	}
@@ -315,7 +317,9 @@ static enum verdict decode(const struct boot *b, enum proc_status st,
 	tail = file_tail(con_path, TAIL_LINES);
 	if (fr != FRAME_ENOFRAME) {
 		v = V_CORRUPT;
-		err_set(err, "the result channel is corrupt: %s (%zu bytes in %s)",
+		err_set(err, "the %s is corrupt: %s (%zu bytes in %s)",
+			where == con_path ? "frame on the console" :
+					    "result channel",
 			frame_strerror(fr), clen, where);
 	} else if (st == PROC_TIMEOUT) {
 		v = V_TIMEOUT;

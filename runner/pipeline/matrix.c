@@ -1052,20 +1052,25 @@ out:
 	return ret;
 }
 
-/* Does @c match @sel, its conditions joined by commas (all must)? */
+/*
+ * Does @c match @sel, its conditions joined by commas (all must)? Each is
+ * looked at, so that a bad one is said whatever the others match.
+ */
 static int select_match(const struct matrix *m, const struct config *c,
 			const char *sel, struct sf_err *err)
 {
 	const char *whole = sel;
+	int all = 1;
 
 	for (;;) {
 		size_t len = strcspn(sel, ",");
 		int ret = select_cond(m, c, whole, sel, len, err);
 
-		if (ret <= 0)
+		if (ret < 0)
 			return ret;
+		all &= ret;
 		if (!sel[len])
-			return 1;
+			return all;
 		sel += len + 1;
 	}
 }

@@ -65,6 +65,11 @@ if command -v chromium >/dev/null; then
 	"$SYSFARM" report --html "$TMP/many.html" "$TMP/many.json"
 	check "100 values of one axis: a list of all 100" \
 		test "$(html_xpath "$TMP/many.html" 'count(//table[@id="grid"]//a[@data-config])')" -eq 100
+	# An older results file, without axes: a configuration a row.
+	jq '{configs: [.configs[] | del(.axes)]}' results.json >"$TMP/old.json"
+	"$SYSFARM" report --html "$TMP/old.html" "$TMP/old.json"
+	check "no axes: a list, a row per configuration (8)" \
+		test "$(html_xpath "$TMP/old.html" 'count(//table[@id="grid"]//tr[td/a[@data-config]])')" -eq 8
 	mkdir -p "$TOP/build/tests"
 	html_shot "$P" "$TOP/build/tests/report-fixture.png"
 	check "a screenshot for a person: build/tests/report-fixture.png" \
@@ -93,6 +98,13 @@ check "... saying so, and how many configurations' details are cut" grep -q \
 check "... the table still has every configuration, the first's details" \
 	sh -c "grep -c '^| .* | ❌ DIFF |' '$TMP/big.md' | grep -qx 3 &&
 	       grep -q '^<details><summary>small: DIFF, 1 removed' '$TMP/big.md'"
+
+jq -n '{configs: [range(30000) | {config: "x86_64-configuration-number-\(.)",
+	verdict: "PASS"}]}' >"$TMP/rows.json"
+"$SYSFARM" report --markdown "$TMP/rows.md" "$TMP/rows.json"
+check "30,000 rows: the table itself stops below 1 MiB, and says so" sh -c \
+	"test \$(wc -c <'$TMP/rows.md') -lt 1048576 &&
+	 grep -q '^\*\*The rows of [0-9]* configurations are cut here' '$TMP/rows.md'"
 
 for f in bad/*.json; do
 	name=$(basename "$f" .json)
