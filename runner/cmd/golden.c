@@ -118,10 +118,10 @@ static int json_name(const struct dirent *e)
 	return len > 5 && !strcmp(e->d_name + len - 5, ".json");
 }
 
-/* Is @name, which ends in ".json", a configuration's golden? */
-static int golden_of_config(const struct farm *f, const char *name)
+int golden_names_config(const struct farm *f, const char *name,
+			const char *suffix)
 {
-	size_t len = strlen(name) - 5;
+	size_t len = strlen(name) - strlen(suffix);
 
 	for (size_t i = 0; i < f->m.nconfigs; i++)
 		if (strlen(f->m.configs[i].name) == len &&
@@ -140,7 +140,7 @@ static void goldens_obsolete(const struct farm *f, struct golden_run *run)
 		const char *name = names[k]->d_name, *why;
 		char *path = xstrfmt("%s/%s", run->expected, name);
 
-		if (!golden_of_config(f, name)) {
+		if (!golden_names_config(f, name, ".json")) {
 			why = golden_foreign(path);
 			if (why)
 				strv_pushf(&run->foreign, "%s: not a sysfarm golden (%s), left alone",

@@ -53,6 +53,13 @@ int golden_ci(void);
 int golden_save(const char *dir, const char *path, json_t *snap,
 		const struct redactions *reds, struct sf_err *err);
 
+/*
+ * Is @name, which ends in @suffix (".json", ".json.pending"), a
+ * configuration's name followed by it?
+ */
+int golden_names_config(const struct farm *f, const char *name,
+			const char *suffix);
+
 /* The pending snapshots in @dir, DIR/NAME.json.pending, sorted, into @out. */
 void golden_pending_list(const char *dir, struct strv *out);
 

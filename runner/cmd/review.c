@@ -315,13 +315,8 @@ static void review_strays(struct review *rv)
 	for (size_t i = 0; i < found.n; i++) {
 		const char *name = strrchr(found.v[i], '/') + 1;
 		char *q;
-		size_t len = strlen(name) - strlen(".json.pending"), k;
 
-		for (k = 0; k < rv->f->m.nconfigs; k++)
-			if (strlen(rv->f->m.configs[k].name) == len &&
-			    !strncmp(rv->f->m.configs[k].name, name, len))
-				break;
-		if (k < rv->f->m.nconfigs)
+		if (golden_names_config(rv->f, name, ".json.pending"))
 			continue;
 		q = shown(found.v[i]);
 		printf("\n%s: no configuration of the matrix is named after it\n",
