@@ -49,4 +49,4 @@ TESTS += tests/runner/t-abi.sh tests/runner/t-cc.sh tests/runner/t-bisect-stop.s
 TESTS += tests/runner/t-wings.sh tests/runner/t-options.sh tests/runner/t-paths.sh
 BOOT_TESTS += tests/runner/t-abi-boot.sh tests/runner/t-roots.sh tests/runner/t-shell.sh
 BOOT_TESTS += tests/ci/t-workflow.sh
-BOOT_TESTS += tests/runner/t-git-bisect.sh tests/runner/t-repro.sh tests/runner/t-source-drift.sh
+BOOT_TESTS += tests/runner/t-git-bisect.sh tests/runner/t-source-drift.sh
