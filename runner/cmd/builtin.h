@@ -11,6 +11,7 @@ int cmd_check(int argc, char **argv);
 int cmd_update(int argc, char **argv);
 int cmd_review(int argc, char **argv);
 int cmd_shell(int argc, char **argv);
+int cmd_lava_jobs(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
 int cmd_abi(int argc, char **argv);
 int cmd_diff(int argc, char **argv);

@@ -25,6 +25,7 @@ static const struct cmd {
 	{ "update", cmd_update, "run and write the goldens (atomically)" },
 	{ "review", cmd_review, "accept or reject the snapshots check left pending" },
 	{ "shell", cmd_shell, "boot a configuration with a shell on the console" },
+	{ "lava-jobs", cmd_lava_jobs, "a LAVA job definition per configuration" },
 	{ "bisect", cmd_bisect, "the first patch that changed the ABI" },
 	{ "abi", cmd_abi, "check snapshots against the ABI table" },
 	{ "diff", cmd_diff, "compare two snapshots path by path" },
@@ -36,7 +37,7 @@ static void usage(FILE *out)
 {
 	fputs("usage: sysfarm COMMAND [OPTIONS] [CONFIG...]\n\n", out);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].help);
+		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].help);
 	fputs("\n'sysfarm COMMAND --help' for a command's options.\n"
 	      "Exit status: 0 all passed, 1 an ABI difference, 2 bad usage or input\n"
 	      "(128 while a git bisect is in progress, so that it stops), 125 could\n"

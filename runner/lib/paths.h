@@ -21,8 +21,13 @@
  *                               console.log qemu.log channel.out
  *                               initramfs.cpio virt.dtb virt.dts
  *                               board.dts board.dtb dtc.log
+ *                               lava/: job.yaml device.yaml
+ *                               dispatcher.yaml lava.log output/
+ *                               (the LAVA back end's boot)
  *   BUILD/bisect/               CONFIG.log CONFIG.series
  *                               CONFIG.K.build.log
+ *   BUILD/lava/CONFIG/          job.yaml and the images it names
+ *                               (`sysfarm lava-jobs`)
  */
 #ifndef SYSFARM_PATHS_H
 #define SYSFARM_PATHS_H
@@ -56,6 +61,8 @@ char *path_bisect_log(const char *build, const char *config);
 char *path_bisect_series(const char *build, const char *config);
 /* bisect/STEP.build.log: an untestable step's, STEP "CONFIG.K" */
 char *path_bisect_build_log(const char *build, const char *step);
+/* lava/CONFIG: a job of `sysfarm lava-jobs` and its images */
+char *path_lava_jobs(const char *build, const char *config);
 
 /* In a kernel's directory, path_kernel(). */
 char *path_image(const char *kernel, const char *image); /* kernel.image */
@@ -74,6 +81,14 @@ char *path_result(const char *out);		/* result.json */
 char *path_console(const char *out);		/* console.log */
 char *path_qemu_log(const char *out);		/* qemu.log: the command */
 char *path_channel(const char *out);		/* channel.out: the frame */
+char *path_lava_run(const char *out);		/* lava: a boot by lava-run */
+
+/* In a LAVA job's directory, path_lava_run() or path_lava_jobs(). */
+char *path_lava_job(const char *dir);		/* job.yaml */
+char *path_lava_device(const char *dir);	/* device.yaml */
+char *path_lava_dispatcher(const char *dir);	/* dispatcher.yaml */
+char *path_lava_log(const char *dir);		/* lava.log: lava-run's */
+char *path_lava_output(const char *dir);	/* output: its --output-dir */
 char *path_initramfs(const char *out);		/* initramfs.cpio */
 char *path_machine_dtb(const char *out);	/* virt.dtb, QEMU's own */
 char *path_machine_dts(const char *out);	/* virt.dts, decompiled */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "lib/yamlfile.h"
 
@@ -328,4 +329,149 @@ int yaml_file_map(struct yaml_file *yf, yaml_node_t *map,
 			return ret;
 	}
 	return 0;
+}
+
+/* Buffers what the emitter writes. */
+struct yaml_out {
+	char *buf;
+	size_t len, size;
+};
+
+static int yaml_out_write(void *data, unsigned char *p, size_t n)
+{
+	struct yaml_out *o = data;
+
+	if (o->len + n + 1 > o->size) {
+		o->size = 2 * (o->len + n + 1);
+		o->buf = xrealloc(o->buf, o->size);
+	}
+	memcpy(o->buf + o->len, p, n);
+	o->len += n;
+	return 1;
+}
+
+/*
+ * Would a YAML 1.1 reader (PyYAML, LAVA's) take @s, unquoted, for
+ * something other than a string: a number, a boolean, null, a date?
+ */
+static int yaml_looks_typed(const char *s)
+{
+	static const char *const words[] = {
+		"", "~", "y", "n", "yes", "no", "on", "off", "true", "false",
+		"null", NULL
+	};
+
+	if (strchr("0123456789+-.", *s))
+		return 1;
+	for (const char *const *w = words; *w; w++)
+		if (!strcasecmp(s, *w))
+			return 1;
+	return 0;
+}
+
+/* @plain: may be plain; @quoted: may be quoted (a string) */
+static int yaml_emit_scalar(yaml_emitter_t *e, const char *s, int plain,
+			    int quoted, yaml_scalar_style_t style)
+{
+	yaml_event_t ev;
+
+	return yaml_scalar_event_initialize(&ev, NULL, NULL,
+					    (yaml_char_t *)s, (int)strlen(s),
+					    plain, quoted, style) &&
+	       yaml_emitter_emit(e, &ev);
+}
+
+static int yaml_emit_str(yaml_emitter_t *e, const char *s)
+{
+	int typed = yaml_looks_typed(s);
+
+	return yaml_emit_scalar(e, s, !typed, 1, typed ?
+				YAML_DOUBLE_QUOTED_SCALAR_STYLE :
+				YAML_ANY_SCALAR_STYLE);
+}
+
+/* @j as YAML events: objects in their order, strings never retyped. */
+static int yaml_emit_json(yaml_emitter_t *e, json_t *j)
+{
+	yaml_event_t ev;
+	const char *key;
+	char num[64];
+	json_t *v;
+	size_t i;
+
+	switch (json_typeof(j)) {
+	case JSON_OBJECT:
+		if (!yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+							 YAML_BLOCK_MAPPING_STYLE) ||
+		    !yaml_emitter_emit(e, &ev))
+			return 0;
+		json_object_foreach(j, key, v)
+			if (!yaml_emit_str(e, key) || !yaml_emit_json(e, v))
+				return 0;
+		return yaml_mapping_end_event_initialize(&ev) &&
+		       yaml_emitter_emit(e, &ev);
+	case JSON_ARRAY:
+		if (!yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
+							  YAML_BLOCK_SEQUENCE_STYLE) ||
+		    !yaml_emitter_emit(e, &ev))
+			return 0;
+		json_array_foreach(j, i, v)
+			if (!yaml_emit_json(e, v))
+				return 0;
+		return yaml_sequence_end_event_initialize(&ev) &&
+		       yaml_emitter_emit(e, &ev);
+	case JSON_STRING:
+		return yaml_emit_str(e, json_string_value(j));
+	case JSON_INTEGER:
+		snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT,
+			 json_integer_value(j));
+		return yaml_emit_scalar(e, num, 1, 0, YAML_PLAIN_SCALAR_STYLE);
+	case JSON_REAL:
+		snprintf(num, sizeof(num), "%.17g", json_real_value(j));
+		return yaml_emit_scalar(e, num, 1, 0, YAML_PLAIN_SCALAR_STYLE);
+	case JSON_TRUE:
+		return yaml_emit_scalar(e, "true", 1, 0, YAML_PLAIN_SCALAR_STYLE);
+	case JSON_FALSE:
+		return yaml_emit_scalar(e, "false", 1, 0, YAML_PLAIN_SCALAR_STYLE);
+	default:
+		return yaml_emit_scalar(e, "null", 1, 0, YAML_PLAIN_SCALAR_STYLE);
+	}
+}
+
+int yaml_write_json(const char *path, json_t *j, const char *comment,
+		    struct sf_err *err)
+{
+	struct yaml_out o = { 0 };
+	yaml_emitter_t e;
+	yaml_event_t ev;
+	int ok, ret = -1;
+
+	if (comment)
+		yaml_out_write(&o, (unsigned char *)comment, strlen(comment));
+	if (!yaml_emitter_initialize(&e)) {
+		err_set(err, "%s: cannot start a YAML emitter", path);
+		return -1;
+	}
+	yaml_emitter_set_output(&e, yaml_out_write, &o);
+	yaml_emitter_set_unicode(&e, 1);
+	yaml_emitter_set_width(&e, -1);	/* no folded lines */
+	ok = yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING) &&
+	     yaml_emitter_emit(&e, &ev) &&
+	     yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1) &&
+	     yaml_emitter_emit(&e, &ev) &&
+	     yaml_emit_json(&e, j) &&
+	     yaml_document_end_event_initialize(&ev, 1) &&
+	     yaml_emitter_emit(&e, &ev) &&
+	     yaml_stream_end_event_initialize(&ev) &&
+	     yaml_emitter_emit(&e, &ev) && yaml_emitter_flush(&e);
+	if (!ok)
+		err_set(err, "%s: cannot write YAML: %s", path,
+			e.problem ? e.problem : "out of memory");
+	else if (file_write_atomic(path, o.buf, o.len))
+		err_set(err, "%s: cannot write: %s", path, strerror(errno));
+	else
+		ret = 0;
+	yaml_emitter_delete(&e);
+	free(o.buf);
+	return ret;
 }

@@ -3,6 +3,7 @@
 #ifndef SYSFARM_YAMLFILE_H
 #define SYSFARM_YAMLFILE_H
 
+#include <jansson.h>
 #include <yaml.h>
 
 #include "lib/util.h"
@@ -88,5 +89,17 @@ const char *yaml_file_kind(const yaml_node_t *n);
 /* ERR_INPUT at @n (FILE:LINE:COL) into @yf->err. Return: INPUT_EBAD. */
 int yaml_file_bad(struct yaml_file *yf, const yaml_node_t *n,
 		  const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/**
+ * yaml_write_json() - @j as one YAML document, written atomically to @path
+ * @comment: lines put first ("# ...\n"), or NULL
+ *
+ * Objects keep their order; a string a YAML 1.1 reader would take for a
+ * number, boolean or null is double-quoted.
+ *
+ * Return: 0, or -1 with @err set.
+ */
+int yaml_write_json(const char *path, json_t *j, const char *comment,
+		    struct sf_err *err);
 
 #endif

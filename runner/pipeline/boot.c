@@ -209,9 +209,6 @@ char *boot_cmdline(const struct config *c, const struct strv *append)
 	return cmdline;
 }
 
-#define CONSOLE_BEGIN "sysfarm-frame-begin"
-#define CONSOLE_END "sysfarm-frame-end"
-
 /*
  * The frame the guest printed on the console (sysfarm.result=console):
  * the base64 lines between the marker lines, decoded into @out (malloc'd).
@@ -262,8 +259,8 @@ static int console_frame(const char *console, size_t len, char **out,
 	return 0;
 }
 
-static enum verdict decode(const struct boot *b, enum proc_status st,
-			   int code, json_t **snap, struct sf_err *err)
+enum verdict boot_decode(const struct boot *b, enum proc_status st,
+			 int code, json_t **snap, struct sf_err *err)
 {
 	char *chan_path = path_channel(b->outdir);
 	char *con_path = path_console(b->outdir);
@@ -415,7 +412,7 @@ enum verdict boot_run(const struct matrix *m, const struct config *c,
 	p.err_to_out = 1;
 	p.timeout = b->timeout;
 	st = proc_run(&p, &code);
-	v = decode(b, st, code, snap, err);
+	v = boot_decode(b, st, code, snap, err);
 	strv_release(&argv);
 	free(con);
 	free(chan);

@@ -9,9 +9,19 @@
 
 #include <jansson.h>
 
+#include "lib/proc.h"
 #include "lib/util.h"
 #include "lib/verdict.h"
 #include "pipeline/matrix.h"
+
+/* The lines around the base64 frame on the console (sysfarm.result=console) */
+#define CONSOLE_BEGIN "sysfarm-frame-begin"
+#define CONSOLE_END "sysfarm-frame-end"
+/*
+ * The line after CONSOLE_END: a reader that stops at a match (LAVA's
+ * monitor) waits for it, so that the end line has reached its log whole.
+ */
+#define CONSOLE_SENT "sysfarm-frame-sent"
 
 struct boot {
 	const char *kernel;		/* the boot image */
@@ -51,6 +61,17 @@ char *boot_cmdline(const struct config *c, const struct strv *append);
 enum verdict boot_run(const struct matrix *m, const struct config *c,
 		      const struct boot *b, const char *dtb, json_t **snap,
 		      struct sf_err *err);
+
+/**
+ * boot_decode() - the verdict of a boot from what it left in @b->outdir
+ * @st, @code: how the program that ran the guest ended (lib/proc.h)
+ *
+ * The frame on the channel (channel.out) or else on the console
+ * (console.log), a panic, a timeout, QEMU's failure (qemu.log): what
+ * boot_run() gives, for any back end that leaves those files.
+ */
+enum verdict boot_decode(const struct boot *b, enum proc_status st,
+			 int code, json_t **snap, struct sf_err *err);
 
 /**
  * boot_exec() - become QEMU, the console on the terminal (`sysfarm shell`)

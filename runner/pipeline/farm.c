@@ -22,6 +22,7 @@ void farm_init(struct farm *f)
 	f->matrix_path = "matrix.yaml";
 	f->accel = "tcg";
 	f->result = "channel";
+	f->backend = "qemu";
 	f->jobs = sysconf(_SC_NPROCESSORS_ONLN);
 	if (f->jobs < 1)
 		f->jobs = 1;
@@ -31,6 +32,7 @@ void farm_init(struct farm *f)
 
 static const char *const accels[] = { "tcg", "kvm", NULL };
 static const char *const results[] = { "channel", "console", NULL };
+static const char *const backends[] = { "qemu", "lava", NULL };
 
 const struct opt farm_options[] = {
 	OPT_STRING(0, "matrix", struct farm, matrix_path, "FILE",
@@ -49,6 +51,10 @@ const struct opt farm_options[] = {
 	OPT_WORD(0, "result", struct farm, result, results,
 		 "how the guest sends its snapshot: a second serial port to "
 		 "a file (channel), or base64 on the console, as in a lab"),
+	OPT_WORD(0, "backend", struct farm, backend, backends,
+		 "what boots the guest: QEMU started by sysfarm (qemu), or "
+		 "a LAVA job run by lava-run here (lava; the result on the "
+		 "console)"),
 	OPT_STRV(0, "append", struct farm, append, "WORD",
 		 "add WORD to the kernel command line"),
 	OPT_INTEGER(0, "timeout", struct farm, timeout, "SECONDS", 1, 86400,

@@ -11,6 +11,7 @@
 #include "lib/paths.h"
 #include "lib/proc.h"
 #include "pipeline/boot.h"
+#include "pipeline/lava.h"
 #include "pipeline/image.h"
 #include "pipeline/kbuild.h"
 #include "pipeline/run.h"
@@ -349,6 +350,17 @@ static int boot_prepare(struct farm *f, struct run *run,
 	return 0;
 }
 
+static int run_on_lava(const struct farm *f)
+{
+	return !strcmp(f->backend, "lava");
+}
+
+/* The frame on the console: asked for, or the only way out of LAVA. */
+static int run_on_console(const struct farm *f)
+{
+	return run_on_lava(f) || !strcmp(f->result, "console");
+}
+
 /* One boot. Return: 0 with @run->snap, or -1 with its verdict. */
 static int boot_once(struct farm *f, struct run *run)
 {
@@ -362,14 +374,23 @@ static int boot_once(struct farm *f, struct run *run)
 
 	if (boot_prepare(f, run, &bf, &b))
 		goto out;
-	if (!strcmp(f->result, "console")) {
+	if (run_on_console(f)) {
 		cmdline = xstrfmt("%s sysfarm.result=console", run->cmdline);
 		b.cmdline = cmdline;
 	}
-	farm_progress(f, c, "booting (%s, limit %d s)", f->accel, b.timeout);
+	farm_progress(f, c, "booting (%s%s, limit %d s)", f->accel,
+		      run_on_lava(f) ? ", through lava-run" : "", b.timeout);
 	/* Nothing from an earlier boot may be mistaken for this one's. */
 	unlink(run->snapshot);
-	r->v = boot_run(&f->m, c, &b, bf.dtb, &run->snap, &r->why);
+	if (run_on_lava(f)) {
+		json_t *meta = run_lava_metadata(f, run);
+
+		r->v = lava_boot_run(c, &b, bf.dtb, meta, &run->snap,
+				     &r->why);
+		json_decref(meta);
+	} else {
+		r->v = boot_run(&f->m, c, &b, bf.dtb, &run->snap, &r->why);
+	}
 	if (r->v == V_SNAPSHOT && snapshot_save(f, run, bf.kdir, &r->why)) {
 		r->v = V_NO_SNAPSHOT;
 		json_decref(run->snap);
@@ -383,6 +404,33 @@ out:
 	boot_files_release(&bf);
 	free(cmdline);
 	return ret;
+}
+
+json_t *run_lava_metadata(const struct farm *f, const struct run *r)
+{
+	const struct source *src = &farm_source(f, r->i)->src;
+
+	return json_pack("{s:s, s:s, s:s}", "sysfarm.source", src->version,
+			 "sysfarm.series", src->series_hash,
+			 "sysfarm.cmdline", r->cmdline);
+}
+
+/* The prepared hook's turn, instead of a boot. */
+static void run_prepared(struct farm *f, struct run *run,
+			 const struct run_hooks *h)
+{
+	struct boot_files bf;
+	struct boot b;
+	char *cmdline;
+
+	if (boot_prepare(f, run, &bf, &b))
+		goto out;
+	cmdline = xstrfmt("%s sysfarm.result=console", run->cmdline);
+	b.cmdline = cmdline;
+	h->prepared(h->ctx, f, run, &b, bf.dtb);
+	free(cmdline);
+out:
+	boot_files_release(&bf);
 }
 
 int run_shell(struct farm *f, struct run *run)
@@ -498,8 +546,11 @@ void run_matrix(struct farm *f, struct run *runs, const struct run_hooks *h)
 		memset(&r->res, 0, sizeof(r->res));
 		json_decref(r->snap);
 		r->snap = NULL;
-		if (!run_build(f, r) && h->boot && !run_boot(f, r) &&
-		    h->snapshot)
+		if (run_build(f, r))
+			;
+		else if (h->prepared)
+			run_prepared(f, r, h);
+		else if (h->boot && !run_boot(f, r) && h->snapshot)
 			h->snapshot(h->ctx, f, r);
 		r->res.seconds = now_seconds() - t;
 		if (h->save)

@@ -14,6 +14,7 @@
 
 #include "lib/util.h"
 #include "lib/verdict.h"
+#include "pipeline/boot.h"
 #include "pipeline/farm.h"
 
 /* The outcome of one configuration's stages. */
@@ -51,8 +52,18 @@ struct run_hooks {
 	 * from @r->snap, which it must not change. NULL: SNAPSHOT stands.
 	 */
 	void (*snapshot)(void *ctx, struct farm *f, struct run *r);
+	/*
+	 * Instead of the boot: called with what it would boot (initramfs
+	 * and device tree made; the frame on the console, as in a lab). A
+	 * failure is the hook's to put in @r->res.
+	 */
+	void (*prepared)(void *ctx, struct farm *f, struct run *r,
+			 const struct boot *b, const char *dtb);
 	void *ctx;
 };
+
+/* What a LAVA job's metadata says of @r: source, series (new reference). */
+json_t *run_lava_metadata(const struct farm *f, const struct run *r);
 
 /* One run per selected configuration of @f, after farm_load(). */
 struct run *run_alloc(const struct farm *f);

@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A boot as a LAVA job, and through lava-run: see lava.h and LAVA.md. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <yaml.h>
+
+#include "lib/paths.h"
+#include "lib/proc.h"
+#include "lib/yamlfile.h"
+#include "pipeline/lava.h"
+
+/* lava-run keeps a job's files here, as DISPATCHER_DOWNLOAD_DIR/JOB-ID. */
+#define LAVA_TMP "/var/lib/lava/dispatcher/tmp"
+#define DEPLOY_SECONDS 60	/* copying the images: local files, seconds */
+#define LAVA_SLACK 90		/* lava-run's own start and end, at most */
+#define LOG_MAX (64 << 20)	/* a lava-run log larger than this is cut */
+
+/* LAVA's `arch` (lava-server's qemu.jinja2) for the kernel's ARCH= */
+static const char *lava_arch(const char *karch)
+{
+	return !strcmp(karch, "x86") ? "x86_64" : karch;
+}
+
+/* Does the template set -cpu and -machine itself for @arch? */
+static int template_sets_cpu(const char *arch)
+{
+	return !strcmp(arch, "arm") || !strcmp(arch, "arm64") ||
+	       !strcmp(arch, "aarch64");
+}
+
+/*
+ * LAVA joins the QEMU command into one string and splits it again on
+ * white space, and substitutes {NAME} in image arguments: a word it would
+ * change is refused. "" when @w is fine, else what is wrong with it.
+ */
+static const char *lava_word_bad(const char *w, int spaces)
+{
+	for (const unsigned char *p = (const unsigned char *)w; *p; p++) {
+		if (*p == ' ' && spaces)
+			continue;
+		if (*p <= ' ' || *p == 0x7f)
+			return "white space or a control character";
+		if (strchr("\"'\\{}$`", *p))
+			return "a quote, backslash, brace, '$' or '`'";
+	}
+	return "";
+}
+
+/* file://PATH or BASE/NAME with every byte outside [A-Za-z0-9/._~-] %XX */
+static char *image_url(const char *base, const char *path)
+{
+	const char *name = base ? strrchr(path, '/') : NULL;
+	const char *s = name ? name + 1 : path;
+	size_t n = strlen(base ? base : "file://") + 3 * strlen(s) + 2;
+	char *url = xmalloc(n), *o;
+
+	o = url + sprintf(url, "%s%s", base ? base : "file://",
+			  base && base[0] && base[strlen(base) - 1] != '/' ?
+			  "/" : "");
+	for (; *s; s++) {
+		if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		    (*s >= '0' && *s <= '9') || strchr("/._~-", *s))
+			*o++ = *s;
+		else
+			o += sprintf(o, "%%%02X", (unsigned char)*s);
+	}
+	*o = '\0';
+	return url;
+}
+
+/* One image of the deploy action: its URL, checksum and QEMU argument. */
+static int add_image(json_t *images, const char *label, const char *path,
+		     const char *arg, const char *base, struct sf_err *err)
+{
+	const char *argv[] = { "sha256sum", "--", path, NULL };
+	char sum[256], *url;
+
+	if (proc_capture(argv, 60, sum, sizeof(sum), err))
+		return -1;
+	sum[strcspn(sum, " ")] = '\0';
+	url = image_url(base, path);
+	json_object_set_new(images, label,
+			    json_pack("{s:s, s:s, s:s}", "url", url,
+				      "sha256sum", sum, "image_arg", arg));
+	free(url);
+	return 0;
+}
+
+static json_t *seconds(int n)
+{
+	return json_pack("{s:i}", "seconds", n);
+}
+
+/*
+ * The job's context.extra_options: what our QEMU command has that the
+ * template's options do not. The console is the first serial port, on
+ * stdio, where LAVA reads it; the result channel is /dev/null (the frame
+ * comes on the console).
+ */
+static json_t *extra_options(const struct config *c, const char *arch)
+{
+	json_t *x = json_array();
+
+	if (!template_sets_cpu(arch)) {
+		json_array_append_new(x, json_sprintf("-machine %s",
+						      c->s.qemu_machine));
+		if (c->s.qemu_cpu)
+			json_array_append_new(x, json_sprintf("-cpu %s",
+							      c->s.qemu_cpu));
+	}
+	json_array_append_new(x, json_sprintf("-smp %d,sockets=%d",
+					      c->s.smp ? c->s.smp : 1,
+					      c->s.smp ? c->s.smp : 1));
+	json_array_append_new(x, json_string("-no-reboot"));
+	json_array_append_new(x, json_string("-serial stdio"));
+	json_array_append_new(x, json_string("-chardev null,id=channel"));
+	for (size_t i = 0; i < c->s.qemu_args.n; i++)
+		json_array_append_new(x, json_string(c->s.qemu_args.v[i]));
+	return x;
+}
+
+json_t *lava_job(const struct config *c, const struct lava_job_in *in,
+		 struct sf_err *err)
+{
+	const struct boot *b = in->b;
+	const char *arch = lava_arch(c->s.kernel_arch), *why;
+	json_t *job = NULL, *images = json_object(), *context, *meta;
+	char *arg;
+	int t = b->timeout;
+
+	why = lava_word_bad(b->cmdline, 1);
+	if (*why) {
+		err_set(err, "%s: the kernel command line has %s, which LAVA's QEMU command line cannot carry: %s",
+			c->name, why, b->cmdline);
+		goto out;
+	}
+	for (size_t i = 0; i < c->s.qemu_args.n; i++) {
+		why = lava_word_bad(c->s.qemu_args.v[i], 0);
+		if (*why) {
+			err_set(err, "%s: QEMU argument '%s' has %s, which LAVA's QEMU command line cannot carry",
+				c->name, c->s.qemu_args.v[i], why);
+			goto out;
+		}
+	}
+	arg = xstrfmt("-kernel {kernel} -append \"%s\"", b->cmdline);
+	if (add_image(images, "kernel", b->kernel, arg, in->url, err)) {
+		free(arg);
+		goto out;
+	}
+	free(arg);
+	if (add_image(images, "ramdisk", b->initramfs, "-initrd {ramdisk}",
+		      in->url, err) ||
+	    (in->dtb && add_image(images, "dtb", in->dtb, "-dtb {dtb}",
+				  in->url, err)))
+		goto out;
+	context = json_pack("{s:s, s:s, s:i, s:o}", "arch", arch,
+			    "machine", c->s.qemu_machine,
+			    "memory", c->s.memory ? c->s.memory : 256,
+			    "extra_options", extra_options(c, arch));
+	if (c->s.qemu_cpu)
+		json_object_set_new(context, "cpu", json_string(c->s.qemu_cpu));
+	if (strcmp(b->accel, "kvm"))
+		json_object_set_new(context, "no_kvm", json_integer(1));
+	meta = json_pack("{s:s, s:s}", "sysfarm.config", c->name,
+			 "sysfarm.key", c->key);
+	if (in->metadata)
+		json_object_update(meta, in->metadata);
+	job = json_pack("{s:s+, s:s, s:s, s:s, s:{s:o, s:o}, s:o, s:o, s:[]}",
+			"job_name", "sysfarm ", c->name,
+			"device_type", "qemu", "visibility", "public",
+			"priority", "medium",
+			"timeouts", "job",
+			seconds(t + DEPLOY_SECONDS + LAVA_SLACK),
+			"action", seconds(t),
+			"context", context, "metadata", meta, "actions");
+	json_array_append_new(json_object_get(job, "actions"),
+		json_pack("{s:{s:s, s:o, s:o}}", "deploy", "to", "tmpfs",
+			  "timeout", seconds(DEPLOY_SECONDS),
+			  "images", json_incref(images)));
+	json_array_append_new(json_object_get(job, "actions"),
+		json_pack("{s:{s:s, s:s, s:o}}", "boot", "method", "qemu",
+			  "media", "tmpfs", "timeout", seconds(t)));
+	/*
+	 * No LAVA shell overlay: our init is static and reports on the
+	 * console. The monitor waits from the frame's first marker to the
+	 * line after its last (LAVA logs a line only once it has ended);
+	 * its pattern matches no line of base64, so it finds no test case.
+	 */
+	json_array_append_new(json_object_get(job, "actions"),
+		json_pack("{s:{s:o, s:[{s:s, s:s, s:s, s:s}]}}", "test",
+			  "timeout", seconds(t), "monitors", "name", "sysfarm",
+			  "start", CONSOLE_BEGIN, "end", CONSOLE_SENT,
+			  "pattern",
+			  "sysfarm-case: (?P<test_case_id>\\S+) (?P<result>pass|fail)"));
+out:
+	json_decref(images);
+	return job;
+}
+
+/*
+ * What lava-server's qemu.jinja2 renders for the job's context, as
+ * lava-run wants a device: the template's options, the job's extra ones.
+ */
+static json_t *lava_device(const struct config *c, json_t *job)
+{
+	json_t *ctx = json_object_get(job, "context");
+	const char *arch = json_string_value(json_object_get(ctx, "arch"));
+	json_t *opts = json_array();
+	json_t *extra = json_object_get(ctx, "extra_options");
+	json_t *constants, *qemu;
+
+	if (template_sets_cpu(arch)) {
+		json_array_append_new(opts, json_sprintf("-cpu %s",
+			c->s.qemu_cpu ? c->s.qemu_cpu : "cortex-a57"));
+		json_array_append_new(opts, json_sprintf("-machine %s",
+						      c->s.qemu_machine));
+	} else if (!json_object_get(ctx, "no_kvm")) {
+		json_array_append_new(opts, json_string("-cpu host"));
+		json_array_append_new(opts, json_string("-enable-kvm"));
+	}
+	json_array_append_new(opts, json_string("-nographic"));
+	json_array_append_new(opts, json_string(
+		"-net nic,model=virtio,macaddr=52:54:00:12:34:58 -net user"));
+	json_array_append_new(opts, json_sprintf("-m %d",
+		(int)json_integer_value(json_object_get(ctx, "memory"))));
+	json_array_append_new(opts, json_string("-monitor none"));
+	constants = json_pack("{s:{s:s, s:s, s:s}, s:s, s:s, s:s, s:s, s:i, s:n}",
+		"posix", "lava_test_sh_cmd", "/bin/sh",
+		"lava_test_results_dir", "/lava-%s",
+		"lava_test_shell_file", "~/.bashrc",
+		"default-shell-prompt", "lava-test: # ",
+		"shutdown-message", "The system is going down for reboot NOW",
+		"kernel-start-message", "Linux version [0-9]",
+		"spawn_maxread", "4092", "failure_retry", 1, "boot_retry");
+	qemu = json_pack("{s:{s:s, s:o, s:O}}", "parameters",
+			 "command", c->s.qemu_binary, "options", opts,
+			 "extra", extra);
+	return json_pack("{s:o, s:[s], s:{s:{s:{s:n}, s:{s:n, s:{s:{s:{s:i, s:s, s:s}}}}}, s:{s:{s:n}, s:{s:o}}}, s:{s:{}, s:{}}}",
+		"constants", constants, "available_architectures", arch,
+		"actions",
+		"deploy", "connections", "serial", "methods", "tmpfs",
+		"image", "parameters", "guest", "size", 512,
+		"interface", "ide", "driveid", "lavatest",
+		"boot", "connections", "serial", "methods", "qemu", qemu,
+		"timeouts", "actions", "connections");
+}
+
+/* Each line of lava-run's log is one YAML flow mapping: {dt, lvl, msg}. */
+struct lava_log {
+	char *console;		/* the target's lines */
+	size_t clen, csize;
+	char *command;		/* "Boot command: ..." */
+	char *result;		/* the job's: pass or fail */
+	char *error_type;	/* Infrastructure, Job, Configuration, ... */
+	char *error_msg;
+};
+
+static const char *map_get(yaml_document_t *d, yaml_node_t *map,
+			   const char *key, yaml_node_t **val)
+{
+	if (!map || map->type != YAML_MAPPING_NODE)
+		return NULL;
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
+	     p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(d, p->key);
+		yaml_node_t *v = yaml_document_get_node(d, p->value);
+
+		if (k && k->type == YAML_SCALAR_NODE &&
+		    !strcmp((char *)k->data.scalar.value, key)) {
+			if (val)
+				*val = v;
+			return v && v->type == YAML_SCALAR_NODE ?
+			       (char *)v->data.scalar.value : NULL;
+		}
+	}
+	return NULL;
+}
+
+static void log_line(struct lava_log *l, const char *line, size_t n)
+{
+	yaml_parser_t p;
+	yaml_document_t d;
+	yaml_node_t *root, *msgn = NULL;
+	const char *lvl, *msg;
+
+	/* `lavacli jobs logs --raw` gives the same lines as a YAML list */
+	if (n > 2 && line[0] == '-' && line[1] == ' ') {
+		line += 2;
+		n -= 2;
+	}
+	if (!yaml_parser_initialize(&p))
+		return;
+	yaml_parser_set_input_string(&p, (const unsigned char *)line, n);
+	if (!yaml_parser_load(&p, &d)) {
+		yaml_parser_delete(&p);
+		return;
+	}
+	root = yaml_document_get_root_node(&d);
+	lvl = map_get(&d, root, "lvl", NULL);
+	msg = map_get(&d, root, "msg", &msgn);
+	if (lvl && msg && !strcmp(lvl, "target")) {
+		size_t m = strlen(msg);
+
+		if (l->clen + m + 2 > l->csize) {
+			l->csize = 2 * (l->clen + m + 2);
+			l->console = xrealloc(l->console, l->csize);
+		}
+		memcpy(l->console + l->clen, msg, m);
+		l->clen += m;
+		l->console[l->clen++] = '\n';
+	} else if (lvl && msg && !strcmp(lvl, "info") && !l->command &&
+		   !strncmp(msg, "Boot command: ", 14)) {
+		l->command = xstrdup(msg + 14);
+	} else if (lvl && !strcmp(lvl, "results") && msgn &&
+		   (msg = map_get(&d, msgn, "case", NULL)) &&
+		   !strcmp(msg, "job")) {
+		const char *r = map_get(&d, msgn, "result", NULL);
+		const char *t = map_get(&d, msgn, "error_type", NULL);
+		const char *e = map_get(&d, msgn, "error_msg", NULL);
+
+		free(l->result);
+		free(l->error_type);
+		free(l->error_msg);
+		l->result = r ? xstrdup(r) : NULL;
+		l->error_type = t ? xstrdup(t) : NULL;
+		l->error_msg = e ? xstrdup(e) : NULL;
+	}
+	yaml_document_delete(&d);
+	yaml_parser_delete(&p);
+}
+
+static void log_read(struct lava_log *l, const char *path)
+{
+	size_t len;
+	char *text = file_read(path, &len), *p, *end;
+
+	memset(l, 0, sizeof(*l));
+	l->console = xmalloc(1);
+	l->csize = 1;
+	if (!text)
+		return;
+	if (len > LOG_MAX)
+		len = LOG_MAX;
+	for (p = text, end = text + len; p < end;) {
+		char *nl = memchr(p, '\n', end - p);
+		size_t n = (nl ? nl : end) - p;
+
+		log_line(l, p, n);
+		p += n + 1;
+	}
+	free(text);
+}
+
+static void log_release(struct lava_log *l)
+{
+	free(l->console);
+	free(l->command);
+	free(l->result);
+	free(l->error_type);
+	free(l->error_msg);
+}
+
+/* Did LAVA end the job because an action ran out of time? */
+static int log_timed_out(const struct lava_log *l)
+{
+	return l->error_msg && (strstr(l->error_msg, "timed out") ||
+				strstr(l->error_msg, "Timeout"));
+}
+
+static int write_yaml(const char *path, json_t *j, struct sf_err *err)
+{
+	int ret = j ? yaml_write_json(path, j,
+				      "# Written by sysfarm (runner/pipeline/lava.c).\n",
+				      err) : -1;
+
+	if (!j)
+		err_set(err, "%s: cannot make it", path);
+	json_decref(j);
+	return ret;
+}
+
+enum verdict lava_boot_run(const struct config *c, const struct boot *b,
+			   const char *dtb, json_t *metadata, json_t **snap,
+			   struct sf_err *err)
+{
+	static int njobs;
+	char *dir = path_lava_run(b->outdir);
+	char *jobf = path_lava_job(dir), *devf = path_lava_device(dir);
+	char *dispf = path_lava_dispatcher(dir), *logf = path_lava_log(dir);
+	char *outd = path_lava_output(dir), *con = path_console(b->outdir);
+	char *chan = path_channel(b->outdir), *qlog = path_qemu_log(b->outdir);
+	char *id = xstrfmt("sysfarm-%d-%d", (int)getpid(), ++njobs);
+	char *tmp = xstrfmt("%s/%s", LAVA_TMP, id), *cmd;
+	struct lava_job_in in = { .b = b, .dtb = dtb, .metadata = metadata };
+	struct proc p = PROC_INIT;
+	struct lava_log l;
+	enum proc_status st;
+	enum verdict v = V_QEMU_FAIL;
+	json_t *job;
+	int code;
+
+	unlink(con);
+	unlink(chan);
+	unlink(qlog);
+	rm_rf(dir);
+	mkdir_p(outd);
+	job = lava_job(c, &in, err);
+	if (!job)
+		goto out;
+	if (write_yaml(devf, lava_device(c, job), err) ||
+	    write_yaml(jobf, json_incref(job), err) ||
+	    write_yaml(dispf, json_pack("{s:s}", "dispatcher_ip",
+					"127.0.0.1"), err)) {
+		json_decref(job);
+		goto out;
+	}
+	json_decref(job);
+	{
+		const char *argv[] = { "lava-run", "--job-id", id,
+				       "--output-dir", outd, "--device", devf,
+				       "--dispatcher", dispf, jobf, NULL };
+
+		cmd = xstrfmt("# lava-run --job-id %s --output-dir %s --device %s --dispatcher %s %s\n",
+			      id, outd, devf, dispf, jobf);
+		file_put(qlog, cmd, strlen(cmd), 0);
+		free(cmd);
+		p.argv = argv;
+		p.out_path = logf;
+		p.err_to_out = 1;
+		p.timeout = b->timeout + DEPLOY_SECONDS + LAVA_SLACK;
+		st = proc_run(&p, &code);
+	}
+	/* killed before LAVA could clean up: what it left is ours to remove */
+	rm_rf(tmp);
+	log_read(&l, logf);
+	if (l.command) {
+		cmd = xstrfmt("# LAVA's boot command: %s\n", l.command);
+		file_put(qlog, cmd, strlen(cmd), 1);
+		free(cmd);
+	}
+	if (file_write_atomic(con, l.console, l.clen)) {
+		err_set(err, "%s: cannot write: %s", con, strerror(errno));
+		log_release(&l);
+		goto out;
+	}
+	if (st == PROC_EXITED && log_timed_out(&l))
+		st = PROC_TIMEOUT;
+	v = boot_decode(b, st, code, snap, err);
+	if (st == PROC_START_FAILED) {
+		err_clear(err);
+		err_set(err, "cannot start lava-run: %s (it is in Debian's lava-dispatcher)",
+			strerror(code));
+	} else if (v == V_QEMU_FAIL || (v == V_NO_SNAPSHOT && !l.clen)) {
+		v = V_QEMU_FAIL;
+		err_clear(err);
+		err_set(err, "the LAVA job ended before the guest printed anything: %s%s%s (see %s)",
+			l.error_type ? l.error_type : "no job result",
+			l.error_type ? " error: " : "",
+			l.error_msg ? l.error_msg : "", logf);
+	}
+	log_release(&l);
+out:
+	free(dir);
+	free(jobf);
+	free(devf);
+	free(dispf);
+	free(logf);
+	free(outd);
+	free(con);
+	free(chan);
+	free(qlog);
+	free(id);
+	free(tmp);
+	return v;
+}
