@@ -7,15 +7,16 @@
 . "$(dirname "$0")/../lib.sh"
 
 common="--matrix --build-dir --series --tarball --kernel-src --accel --result
-	--append --timeout --jobs --builds"
+	--backend --append --timeout --jobs --builds"
 golden="--expected --redactions --results"
-FARM_CMDS="list build run shell check update review bisect abi upgrade"
+FARM_CMDS="list build run shell lava-jobs check update review bisect abi upgrade"
 
 # options CMD: the long options CMD takes, one a line, sorted.
 options() {
 	case $1 in
 	list) set -- --json --github --kernels $common ;;
 	build | run | shell) set -- $common ;;
+	lava-jobs) set -- --url $common ;;
 	check) set -- $golden --allow-added --junit --markdown --html --tap --color \
 		$common ;;
 	update) set -- --force $golden $common ;;
