@@ -32,7 +32,7 @@ void farm_init(struct farm *f)
 
 static const char *const accels[] = { "tcg", "kvm", NULL };
 static const char *const results[] = { "channel", "console", NULL };
-static const char *const backends[] = { "qemu", "lava", NULL };
+static const char *const backends[] = { "qemu", "lava", "lab", NULL };
 
 const struct opt farm_options[] = {
 	OPT_STRING(0, "matrix", struct farm, matrix_path, "FILE",
@@ -52,9 +52,9 @@ const struct opt farm_options[] = {
 		 "how the guest sends its snapshot: a second serial port to "
 		 "a file (channel), or base64 on the console, as in a lab"),
 	OPT_WORD(0, "backend", struct farm, backend, backends,
-		 "what boots the guest: QEMU started by sysfarm (qemu), or "
-		 "a LAVA job run by lava-run here (lava; the result on the "
-		 "console)"),
+		 "what boots the guest: QEMU started by sysfarm (qemu), a "
+		 "LAVA job run by lava-run here (lava), or a lab, whose "
+		 "LAVA logs are read from BUILD/lava/CONFIG/lava.log (lab)"),
 	OPT_STRV(0, "append", struct farm, append, "WORD",
 		 "add WORD to the kernel command line"),
 	OPT_INTEGER(0, "timeout", struct farm, timeout, "SECONDS", 1, 86400,

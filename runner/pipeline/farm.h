@@ -46,8 +46,8 @@ struct farm {
 	const char *accel;
 	const char *result;	/* "channel" or "console": the transport,
 				 * not an input (not in the header) */
-	const char *backend;	/* "qemu" or "lava" (lava.h): not an input
-				 * either */
+	const char *backend;	/* "qemu", "lava" or "lab" (lava.h): not an
+				 * input either */
 	struct strv append;
 	int timeout;		/* overrides the matrix when > 0 */
 	int jobs;

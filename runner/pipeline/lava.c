@@ -383,6 +383,78 @@ static int write_yaml(const char *path, json_t *j, struct sf_err *err)
 	return ret;
 }
 
+/*
+ * The verdict of the LAVA log @logf, as boot_decode() gives it from the
+ * console lines it holds (written to console.log; LAVA's boot command to
+ * qemu.log); @st and @code say how lava-run ended.
+ */
+static enum verdict log_verdict(const struct boot *b, const char *logf,
+				enum proc_status st, int code, json_t **snap,
+				struct sf_err *err)
+{
+	char *con = path_console(b->outdir), *qlog = path_qemu_log(b->outdir);
+	struct lava_log l;
+	enum verdict v = V_QEMU_FAIL;
+	char *cmd;
+
+	log_read(&l, logf);
+	if (l.command) {
+		cmd = xstrfmt("# LAVA's boot command: %s\n", l.command);
+		file_put(qlog, cmd, strlen(cmd), 1);
+		free(cmd);
+	}
+	if (file_write_atomic(con, l.console, l.clen)) {
+		err_set(err, "%s: cannot write: %s", con, strerror(errno));
+		goto out;
+	}
+	if (st == PROC_EXITED && log_timed_out(&l))
+		st = PROC_TIMEOUT;
+	v = boot_decode(b, st, code, snap, err);
+	if (st == PROC_START_FAILED) {
+		err_clear(err);
+		err_set(err, "cannot start lava-run: %s (it is in Debian's lava-dispatcher)",
+			strerror(code));
+	} else if (v == V_QEMU_FAIL || (v == V_NO_SNAPSHOT && !l.clen)) {
+		v = V_QEMU_FAIL;
+		err_clear(err);
+		err_set(err, "the LAVA job ended before the guest printed anything: %s%s%s (see %s)",
+			l.error_type ? l.error_type : "no job result",
+			l.error_type ? " error: " : "",
+			l.error_msg ? l.error_msg : "", logf);
+	}
+out:
+	log_release(&l);
+	free(con);
+	free(qlog);
+	return v;
+}
+
+enum verdict lava_log_run(const struct boot *b, const char *logf,
+			  json_t **snap, struct sf_err *err)
+{
+	char *con = path_console(b->outdir), *qlog = path_qemu_log(b->outdir);
+	char *chan = path_channel(b->outdir), *cmd;
+	enum verdict v = V_QEMU_FAIL;
+
+	unlink(con);
+	unlink(chan);
+	if (!path_exists(logf)) {
+		err_set(err, "no LAVA log at %s: fetch the job's with `lavacli jobs logs --raw ID > %s`",
+			logf, logf);
+		goto out;
+	}
+	cmd = xstrfmt("# a lab's boot: its LAVA log %s\n", logf);
+	file_put(qlog, cmd, strlen(cmd), 0);
+	free(cmd);
+	/* the job's own result says how it ended, as lava-run's status */
+	v = log_verdict(b, logf, PROC_EXITED, 0, snap, err);
+out:
+	free(con);
+	free(qlog);
+	free(chan);
+	return v;
+}
+
 enum verdict lava_boot_run(const struct config *c, const struct boot *b,
 			   const char *dtb, json_t *metadata, json_t **snap,
 			   struct sf_err *err)
@@ -397,7 +469,6 @@ enum verdict lava_boot_run(const struct config *c, const struct boot *b,
 	char *tmp = xstrfmt("%s/%s", LAVA_TMP, id), *cmd;
 	struct lava_job_in in = { .b = b, .dtb = dtb, .metadata = metadata };
 	struct proc p = PROC_INIT;
-	struct lava_log l;
 	enum proc_status st;
 	enum verdict v = V_QEMU_FAIL;
 	json_t *job;
@@ -436,33 +507,7 @@ enum verdict lava_boot_run(const struct config *c, const struct boot *b,
 	}
 	/* killed before LAVA could clean up: what it left is ours to remove */
 	rm_rf(tmp);
-	log_read(&l, logf);
-	if (l.command) {
-		cmd = xstrfmt("# LAVA's boot command: %s\n", l.command);
-		file_put(qlog, cmd, strlen(cmd), 1);
-		free(cmd);
-	}
-	if (file_write_atomic(con, l.console, l.clen)) {
-		err_set(err, "%s: cannot write: %s", con, strerror(errno));
-		log_release(&l);
-		goto out;
-	}
-	if (st == PROC_EXITED && log_timed_out(&l))
-		st = PROC_TIMEOUT;
-	v = boot_decode(b, st, code, snap, err);
-	if (st == PROC_START_FAILED) {
-		err_clear(err);
-		err_set(err, "cannot start lava-run: %s (it is in Debian's lava-dispatcher)",
-			strerror(code));
-	} else if (v == V_QEMU_FAIL || (v == V_NO_SNAPSHOT && !l.clen)) {
-		v = V_QEMU_FAIL;
-		err_clear(err);
-		err_set(err, "the LAVA job ended before the guest printed anything: %s%s%s (see %s)",
-			l.error_type ? l.error_type : "no job result",
-			l.error_type ? " error: " : "",
-			l.error_msg ? l.error_msg : "", logf);
-	}
-	log_release(&l);
+	v = log_verdict(b, logf, st, code, snap, err);
 out:
 	free(dir);
 	free(jobf);

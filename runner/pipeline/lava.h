@@ -54,4 +54,12 @@ enum verdict lava_boot_run(const struct config *c, const struct boot *b,
 			   const char *dtb, json_t *metadata, json_t **snap,
 			   struct sf_err *err);
 
+/**
+ * lava_log_run() - the verdict of a lab's boot from its LAVA log @logf
+ * (`lavacli jobs logs --raw ID`, or lava-run's), as lava_boot_run() gives
+ * it; nothing is booted. No log: QEMU-FAIL saying where it should be.
+ */
+enum verdict lava_log_run(const struct boot *b, const char *logf,
+			  json_t **snap, struct sf_err *err);
+
 #endif

@@ -355,10 +355,17 @@ static int run_on_lava(const struct farm *f)
 	return !strcmp(f->backend, "lava");
 }
 
+/* The boots were a lab's: their LAVA logs are read, nothing is booted. */
+static int run_from_lab(const struct farm *f)
+{
+	return !strcmp(f->backend, "lab");
+}
+
 /* The frame on the console: asked for, or the only way out of LAVA. */
 static int run_on_console(const struct farm *f)
 {
-	return run_on_lava(f) || !strcmp(f->result, "console");
+	return run_on_lava(f) || run_from_lab(f) ||
+	       !strcmp(f->result, "console");
 }
 
 /* One boot. Return: 0 with @run->snap, or -1 with its verdict. */
@@ -378,11 +385,22 @@ static int boot_once(struct farm *f, struct run *run)
 		cmdline = xstrfmt("%s sysfarm.result=console", run->cmdline);
 		b.cmdline = cmdline;
 	}
-	farm_progress(f, c, "booting (%s%s, limit %d s)", f->accel,
-		      run_on_lava(f) ? ", through lava-run" : "", b.timeout);
+	if (run_from_lab(f))
+		farm_progress(f, c, "reading the lab's LAVA log");
+	else
+		farm_progress(f, c, "booting (%s%s, limit %d s)", f->accel,
+			      run_on_lava(f) ? ", through lava-run" : "",
+			      b.timeout);
 	/* Nothing from an earlier boot may be mistaken for this one's. */
 	unlink(run->snapshot);
-	if (run_on_lava(f)) {
+	if (run_from_lab(f)) {
+		char *dir = path_lava_jobs(f->build, c->name);
+		char *log = path_lava_log(dir);
+
+		r->v = lava_log_run(&b, log, &run->snap, &r->why);
+		free(log);
+		free(dir);
+	} else if (run_on_lava(f)) {
 		json_t *meta = run_lava_metadata(f, run);
 
 		r->v = lava_boot_run(c, &b, bf.dtb, meta, &run->snap,
@@ -466,7 +484,9 @@ int run_shell(struct farm *f, struct run *run)
 static int run_boot(struct farm *f, struct run *run)
 {
 	struct result *r = &run->res;
-	int attempts = run->c->s.attempts ? run->c->s.attempts : 1;
+	/* a lab's log says the same the second time */
+	int attempts = run->c->s.attempts && !run_from_lab(f) ?
+		       run->c->s.attempts : 1;
 
 	while (boot_once(f, run)) {
 		if (!verdict_retried(r->v) || r->nretried + 1 >= attempts)

@@ -6,7 +6,8 @@
 # back end's snapshots byte for byte and PASS against the same goldens, on
 # x86_64 and arm; faults through LAVA are PANIC, TIMEOUT, CORRUPT, and
 # LAVA's own failure is QEMU-FAIL; an interrupted LAVA boot leaves no QEMU
-# or lava-run behind. Runs after t-run.sh, so the kernels are built.
+# or lava-run behind; a lab's log (--backend lab) gives the same verdicts
+# without a boot. Runs after t-run.sh, so the kernels are built.
 . "$(dirname "$0")/../lib.sh"
 cd "$TOP" || exit 1
 X=x86_64-sysfs-on-tca6507
@@ -82,7 +83,7 @@ check "--url: the images under the base URL, by configuration" grep -q \
 # A boot through lava-run equals the QEMU back end's, and passes.
 for c in $X $A; do
 	"$SYSFARM" run "$c" >/dev/null 2>&1
-	cp "build/out/$c/snapshot.json" "$TMP/qemu.json"
+	cp "build/out/$c/snapshot.json" "$TMP/qemu-$c.json"
 	t=$(date +%s.%N)
 	"$SYSFARM" check --backend lava "$c" >"$TMP/out" 2>&1
 	status=$?
@@ -91,7 +92,7 @@ for c in $X $A; do
 		jq -e '.verdict == "PASS"' "build/out/$c/result.json"
 	[ "$status" -eq 0 ] || sed 's/^/# /' "$TMP/out"
 	check "... its snapshot is the QEMU back end's byte for byte" \
-		cmp "$TMP/qemu.json" "build/out/$c/snapshot.json"
+		cmp "$TMP/qemu-$c.json" "build/out/$c/snapshot.json"
 	check "... the job, device and log kept in out/$c/lava/" test -s \
 		"build/out/$c/lava/lava.log" -a -s "build/out/$c/lava/device.yaml"
 	check "... lava-run's own validation accepts job and device" \
@@ -101,6 +102,28 @@ for c in $X $A; do
 		--dispatcher "build/out/$c/lava/dispatcher.yaml" \
 		"build/out/$c/lava/job.yaml"
 done
+
+# A lab's boot (--backend lab): its LAVA log read back, nothing booted;
+# lava-run's log stands in for the lab's, and as `lavacli jobs logs --raw`
+# gives it (a YAML list).
+cp "build/out/$X/lava/lava.log" "build/lava/$X/lava.log"
+"$SYSFARM" check --backend lab "$X" >"$TMP/out" 2>&1
+check "--backend lab: PASS from the log (status $?)" \
+	jq -e '.verdict == "PASS"' "build/out/$X/result.json"
+check "... the same snapshot byte for byte" cmp "$TMP/qemu-$X.json" \
+	"build/out/$X/snapshot.json"
+check "... nothing booted" sh -c "! grep -q 'booting' '$TMP/out'"
+sed 's/^/- /' "build/out/$X/lava/lava.log" >"build/lava/$X/lava.log"
+"$SYSFARM" check --backend lab "$X" >"$TMP/out" 2>&1
+check "... also as lavacli's raw log, a YAML list (status $?)" \
+	jq -e '.verdict == "PASS"' "build/out/$X/result.json"
+rm -f "build/lava/$A/lava.log"
+"$SYSFARM" check --backend lab "$A" >"$TMP/out" 2>&1
+check "no log from the lab: QEMU-FAIL (status $?)" \
+	jq -e '.verdict == "QEMU-FAIL"' "build/out/$A/result.json"
+check "... saying where it goes and how to fetch it" grep -q \
+	"no LAVA log at $TOP/build/lava/$A/lava.log: fetch the job's with .lavacli jobs logs --raw ID" \
+	"$TMP/out"
 
 # Faults through LAVA.
 check "init that exits, through LAVA: PANIC" \
@@ -113,6 +136,11 @@ check "... LAVA's monitor timed out, not our watchdog" \
 	grep -q 'lava-test-monitor timed out after 10 seconds' \
 	build/out/x86_64-sysfs-on/lava/lava.log
 check "... no QEMU or lava-run left" no_lava_left
+cp build/out/x86_64-sysfs-on/lava/lava.log build/lava/x86_64-sysfs-on/lava.log
+check "... and the same from the lab's log: TIMEOUT" \
+	sh -c "'$SYSFARM' run --backend lab x86_64-sysfs-on >'$TMP/out' 2>&1;
+	       jq -e '.verdict == \"TIMEOUT\" and .retried == []' \
+	       build/out/x86_64-sysfs-on/result.json"
 check "a bit-flipped frame through LAVA: CORRUPT" \
 	run CORRUPT arm-sysfs-off --append sysfarm.fault=bitflip
 check "... its checksum failed" grep -qi 'checksum' "$TMP/out"
