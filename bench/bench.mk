@@ -3,3 +3,8 @@
 .PHONY: bench
 bench: deps all
 	bench/run $(BUILD)/bench
+
+# `make bench-lava`: a boot through lava-run next to the farm's QEMU.
+.PHONY: bench-lava
+bench-lava: deps all
+	bench/lava

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* sysfarm shell: a configuration's guest with a shell on this terminal. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cmd/builtin.h"
 #include "cmd/ui.h"
@@ -34,6 +35,11 @@ int cmd_shell(int argc, char **argv)
 	if (ui_setup(&f, argc, argv, &shell_cmd, NULL, &status))
 		goto out;
 	status = SF_EXIT_USAGE;
+	if (strcmp(f.backend, "qemu")) {
+		fprintf(stderr, "sysfarm shell: --backend %s cannot give a shell on this terminal: the shell boots in QEMU here (--backend qemu)\n",
+			f.backend);
+		goto out;
+	}
 	if (f.nsel != 1) {
 		fprintf(stderr, "sysfarm shell: takes one configuration, and %zu %s selected (usage: %s)\n",
 			f.nsel, f.nsel == 1 ? "is" : "are", shell_cmd.usage);

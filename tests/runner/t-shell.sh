@@ -45,4 +45,9 @@ check "more than one configuration: exit 2 (status $?)" test $? -eq 2
 check "... said in one line" grep -qx \
 	"sysfarm shell: takes one configuration, and 6 are selected (usage: sysfarm shell \[OPTIONS\] CONFIG)" \
 	"$TMP/out"
+"$SYSFARM" shell --backend lava "$C" >"$TMP/out" 2>&1
+status=$?
+check "--backend lava: exit 2, no shell through LAVA (status $status)" \
+	sh -c "test $status -eq 2 &&
+	       grep -q '^sysfarm shell: --backend lava cannot give a shell' '$TMP/out'"
 done_testing
