@@ -7,6 +7,7 @@
 
 #include "cmd/builtin.h"
 #include "cmd/ui.h"
+#include "lib/exitcode.h"
 #include "lib/paths.h"
 #include "lib/yamlfile.h"
 #include "pipeline/farm.h"
@@ -111,6 +112,7 @@ out:
 int cmd_lava_jobs(int argc, char **argv)
 {
 	struct lava_opts o = { 0 };
+	struct sf_err err = SF_ERR_INIT;
 	const struct run_hooks hooks = { .prepared = write_job, .ctx = &o };
 	struct run *runs;
 	struct farm f;
@@ -120,6 +122,11 @@ int cmd_lava_jobs(int argc, char **argv)
 	f.uses_source = 1;
 	if (ui_setup(&f, argc, argv, &lava_cmd, &o, &status))
 		goto out;
+	if (o.url && lava_url_check(o.url, &err)) {
+		sink_error(&err);
+		status = SF_EXIT_USAGE;
+		goto out;
+	}
 	runs = run_alloc(&f);
 	run_matrix(&f, runs, &hooks);
 	status = ui_summary(&f, runs);

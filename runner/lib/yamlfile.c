@@ -361,7 +361,9 @@ static int yaml_looks_typed(const char *s)
 		"null", NULL
 	};
 
-	if (strchr("0123456789+-.", *s))
+	/* numbers; "=" (the value key) and "<<" (the merge key) */
+	if (strchr("0123456789+-.", *s) || !strcmp(s, "=") ||
+	    !strncmp(s, "<<", 2))
 		return 1;
 	for (const char *const *w = words; *w; w++)
 		if (!strcasecmp(s, *w))

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A boot as a LAVA job, and through lava-run: see lava.h and LAVA.md. */
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <yaml.h>
 
@@ -18,6 +20,7 @@
 #define DEPLOY_SECONDS 60	/* copying the images: local files, seconds */
 #define LAVA_SLACK 90		/* lava-run's own start and end, at most */
 #define LOG_MAX (64 << 20)	/* a lava-run log larger than this is cut */
+#define LINE_MAX_BYTES (1 << 20)	/* a longer log line is skipped */
 
 /* LAVA's `arch` (lava-server's qemu.jinja2) for the kernel's ARCH= */
 static const char *lava_arch(const char *karch)
@@ -34,59 +37,134 @@ static int template_sets_cpu(const char *arch)
 
 /*
  * LAVA joins the QEMU command into one string and splits it again on
- * white space, and substitutes {NAME} in image arguments: a word it would
- * change is refused. "" when @w is fine, else what is wrong with it.
+ * white space (Python's: U+00A0 and U+2028 too), and substitutes {NAME}
+ * in image arguments: a word it would change is refused. "" when @w is
+ * fine, else what is wrong with it. @spaces: ' ' is fine (inside quotes).
  */
 static const char *lava_word_bad(const char *w, int spaces)
 {
+	if (!*w)
+		return "nothing (an empty word)";
 	for (const unsigned char *p = (const unsigned char *)w; *p; p++) {
 		if (*p == ' ' && spaces)
 			continue;
-		if (*p <= ' ' || *p == 0x7f)
-			return "white space or a control character";
+		if (*p <= ' ' || *p >= 0x7f)
+			return "white space, a control character or a byte outside ASCII";
 		if (strchr("\"'\\{}$`", *p))
 			return "a quote, backslash, brace, '$' or '`'";
 	}
 	return "";
 }
 
-/* file://PATH or BASE/NAME with every byte outside [A-Za-z0-9/._~-] %XX */
-static char *image_url(const char *base, const char *path)
+/* Refuses @what (named by @name) when LAVA's command line cannot carry it */
+static int lava_word_check(const struct config *c, const char *name,
+			   const char *what, int spaces, struct sf_err *err)
 {
-	const char *name = base ? strrchr(path, '/') : NULL;
-	const char *s = name ? name + 1 : path;
-	size_t n = strlen(base ? base : "file://") + 3 * strlen(s) + 2;
-	char *url = xmalloc(n), *o;
+	const char *why = lava_word_bad(what, spaces);
 
-	o = url + sprintf(url, "%s%s", base ? base : "file://",
-			  base && base[0] && base[strlen(base) - 1] != '/' ?
-			  "/" : "");
-	for (; *s; s++) {
-		if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		    (*s >= '0' && *s <= '9') || strchr("/._~-", *s))
-			*o++ = *s;
-		else
-			o += sprintf(o, "%%%02X", (unsigned char)*s);
+	if (!*why)
+		return 0;
+	err_set(err, "%s: %s '%s' has %s, which LAVA's QEMU command line cannot carry",
+		c->name, name, what, why);
+	return -1;
+}
+
+/*
+ * Is @s made of bytes a URL can carry as they are, and a LAVA command line
+ * too (LAVA names a download after its URL's last part, unquoted)? "" if
+ * so, else the first byte that is not, as text.
+ */
+static const char *url_bad(const char *s, char *buf)
+{
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || strchr("/._~+:%-", *s))) {
+			snprintf(buf, 8, (unsigned char)*s < ' ' ||
+				 (unsigned char)*s >= 0x7f ? "\\x%02x" : "'%c'",
+				 (unsigned char)*s);
+			return buf;
+		}
+	return "";
+}
+
+int lava_url_check(const char *url, struct sf_err *err)
+{
+	char buf[8];
+	const char *bad;
+
+	if (strncmp(url, "http://", 7) && strncmp(url, "https://", 8)) {
+		err_set(err, "--url '%s': not an http:// or https:// URL", url);
+		return -1;
 	}
-	*o = '\0';
-	return url;
+	bad = url_bad(url, buf);
+	if (*bad) {
+		err_set(err, "--url: %s in '%s' is not carried as it is by a URL and LAVA's QEMU command line",
+			bad, url);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * file://PATH (LAVA opens a file:// URL's path without decoding it: a byte
+ * that would need %XX is refused), or BASE/NAME.
+ */
+static char *image_url(const char *base, const char *path,
+		       struct sf_err *err)
+{
+	const char *slash = strrchr(path, '/');
+	char buf[8];
+	const char *bad;
+
+	if (base)
+		return xstrfmt("%s%s%s", base,
+			       base[strlen(base) - 1] == '/' ? "" : "/",
+			       slash ? slash + 1 : path);
+	bad = url_bad(path, buf);
+	if (*bad || strchr(path, '%')) {
+		err_set(err, "%s: %s cannot be part of a file:// URL in a LAVA job (LAVA does not decode them)",
+			path, *bad ? bad : "'%'");
+		return NULL;
+	}
+	return xstrfmt("file://%s", path);
+}
+
+/* @path's sha256 as sha256sum gives it, into @sum (65 bytes). */
+static int image_sha256(const char *path, char *sum, struct sf_err *err)
+{
+	const char *argv[] = { "sha256sum", "--", path, NULL };
+	char out[256];
+	/* a name with '\\' or a newline: the line starts with '\\' */
+	const char *hex = out;
+
+	if (proc_capture(argv, 60, out, sizeof(out), err))
+		return -1;
+	if (*hex == '\\')
+		hex++;
+	snprintf(sum, 65, "%.*s", (int)strcspn(hex, " "), hex);
+	return 0;
 }
 
 /* One image of the deploy action: its URL, checksum and QEMU argument. */
 static int add_image(json_t *images, const char *label, const char *path,
 		     const char *arg, const char *base, struct sf_err *err)
 {
-	const char *argv[] = { "sha256sum", "--", path, NULL };
-	char sum[256], *url;
+	char sum[65], *url;
+	json_t *img;
 
-	if (proc_capture(argv, 60, sum, sizeof(sum), err))
+	if (image_sha256(path, sum, err))
 		return -1;
-	sum[strcspn(sum, " ")] = '\0';
-	url = image_url(base, path);
-	json_object_set_new(images, label,
-			    json_pack("{s:s, s:s, s:s}", "url", url,
-				      "sha256sum", sum, "image_arg", arg));
+	url = image_url(base, path, err);
+	if (!url)
+		return -1;
+	img = json_pack("{s:s, s:s, s:s}", "url", url, "sha256sum", sum,
+			"image_arg", arg);
 	free(url);
+	if (!img || json_object_set_new(images, label, img)) {
+		err_set(err, "%s: cannot make its LAVA image entry (not UTF-8?)",
+			path);
+		return -1;
+	}
 	return 0;
 }
 
@@ -127,25 +205,24 @@ json_t *lava_job(const struct config *c, const struct lava_job_in *in,
 		 struct sf_err *err)
 {
 	const struct boot *b = in->b;
-	const char *arch = lava_arch(c->s.kernel_arch), *why;
+	const char *arch = lava_arch(c->s.kernel_arch);
 	json_t *job = NULL, *images = json_object(), *context, *meta;
 	char *arg;
 	int t = b->timeout;
 
-	why = lava_word_bad(b->cmdline, 1);
-	if (*why) {
-		err_set(err, "%s: the kernel command line has %s, which LAVA's QEMU command line cannot carry: %s",
-			c->name, why, b->cmdline);
+	if (lava_word_check(c, "the kernel command line", b->cmdline, 1,
+			    err) ||
+	    lava_word_check(c, "QEMU", c->s.qemu_binary, 0, err) ||
+	    lava_word_check(c, "the QEMU machine", c->s.qemu_machine, 0,
+			    err) ||
+	    (c->s.qemu_cpu &&
+	     lava_word_check(c, "the QEMU CPU", c->s.qemu_cpu, 0, err)) ||
+	    (in->url && lava_url_check(in->url, err)))
 		goto out;
-	}
-	for (size_t i = 0; i < c->s.qemu_args.n; i++) {
-		why = lava_word_bad(c->s.qemu_args.v[i], 0);
-		if (*why) {
-			err_set(err, "%s: QEMU argument '%s' has %s, which LAVA's QEMU command line cannot carry",
-				c->name, c->s.qemu_args.v[i], why);
+	for (size_t i = 0; i < c->s.qemu_args.n; i++)
+		if (lava_word_check(c, "QEMU argument", c->s.qemu_args.v[i], 0,
+				    err))
 			goto out;
-		}
-	}
 	arg = xstrfmt("-kernel {kernel} -append \"%s\"", b->cmdline);
 	if (add_image(images, "kernel", b->kernel, arg, in->url, err)) {
 		free(arg);
@@ -196,6 +273,12 @@ json_t *lava_job(const struct config *c, const struct lava_job_in *in,
 			  "start", CONSOLE_BEGIN, "end", CONSOLE_SENT,
 			  "pattern",
 			  "sysfarm-case: (?P<test_case_id>\\S+) (?P<result>pass|fail)"));
+	if (!job || json_array_size(json_object_get(job, "actions")) != 3) {
+		json_decref(job);
+		job = NULL;
+		err_set(err, "%s: cannot make its LAVA job (a value not UTF-8?)",
+			c->name);
+	}
 out:
 	json_decref(images);
 	return job;
@@ -257,7 +340,12 @@ struct lava_log {
 	char *result;		/* the job's: pass or fail */
 	char *error_type;	/* Infrastructure, Job, Configuration, ... */
 	char *error_msg;
+	char *sums[3];		/* the sha256 of each image LAVA fetched */
+	int too_large;		/* only its first LOG_MAX bytes were read */
 };
+
+/* The deploy action's image labels, as lava_job() names them. */
+static const char *const labels[3] = { "kernel", "ramdisk", "dtb" };
 
 static const char *map_get(yaml_document_t *d, yaml_node_t *map,
 			   const char *key, yaml_node_t **val)
@@ -284,14 +372,17 @@ static void log_line(struct lava_log *l, const char *line, size_t n)
 {
 	yaml_parser_t p;
 	yaml_document_t d;
-	yaml_node_t *root, *msgn = NULL;
-	const char *lvl, *msg;
+	yaml_node_t *root, *msgn = NULL, *extra = NULL;
+	const char *lvl, *msg, *def;
 
 	/* `lavacli jobs logs --raw` gives the same lines as a YAML list */
 	if (n > 2 && line[0] == '-' && line[1] == ' ') {
 		line += 2;
 		n -= 2;
 	}
+	/* none of LAVA's is longer; libyaml is slow on deep nesting */
+	if (n > LINE_MAX_BYTES)
+		return;
 	if (!yaml_parser_initialize(&p))
 		return;
 	yaml_parser_set_input_string(&p, (const unsigned char *)line, n);
@@ -316,6 +407,22 @@ static void log_line(struct lava_log *l, const char *line, size_t n)
 		   !strncmp(msg, "Boot command: ", 14)) {
 		l->command = xstrdup(msg + 14);
 	} else if (lvl && !strcmp(lvl, "results") && msgn &&
+		   (def = map_get(&d, msgn, "definition", NULL)) &&
+		   !strcmp(def, "lava") &&
+		   (msg = map_get(&d, msgn, "case", NULL)) &&
+		   !strcmp(msg, "file-download") &&
+		   (map_get(&d, msgn, "extra", &extra), extra)) {
+		const char *label = map_get(&d, extra, "label", NULL);
+		const char *sum = map_get(&d, extra, "sha256sum", NULL);
+
+		for (int i = 0; label && sum && i < 3; i++)
+			if (!strcmp(label, labels[i])) {
+				free(l->sums[i]);
+				l->sums[i] = xstrdup(sum);
+			}
+	} else if (lvl && !strcmp(lvl, "results") && msgn &&
+		   (def = map_get(&d, msgn, "definition", NULL)) &&
+		   !strcmp(def, "lava") &&
 		   (msg = map_get(&d, msgn, "case", NULL)) &&
 		   !strcmp(msg, "job")) {
 		const char *r = map_get(&d, msgn, "result", NULL);
@@ -333,18 +440,30 @@ static void log_line(struct lava_log *l, const char *line, size_t n)
 	yaml_parser_delete(&p);
 }
 
+/* Reads at most LOG_MAX bytes of @path, a regular file. */
 static void log_read(struct lava_log *l, const char *path)
 {
-	size_t len;
-	char *text = file_read(path, &len), *p, *end;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	char *text = NULL, *p, *end;
+	size_t len = 0;
+	struct stat st;
+	ssize_t got;
 
 	memset(l, 0, sizeof(*l));
 	l->console = xmalloc(1);
 	l->csize = 1;
-	if (!text)
+	if (fd < 0)
 		return;
-	if (len > LOG_MAX)
-		len = LOG_MAX;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return;
+	}
+	text = xmalloc(LOG_MAX);
+	while (len < LOG_MAX &&
+	       (got = read(fd, text + len, LOG_MAX - len)) > 0)
+		len += got;
+	l->too_large = len == LOG_MAX && read(fd, &(char){ 0 }, 1) > 0;
+	close(fd);
 	for (p = text, end = text + len; p < end;) {
 		char *nl = memchr(p, '\n', end - p);
 		size_t n = (nl ? nl : end) - p;
@@ -362,13 +481,19 @@ static void log_release(struct lava_log *l)
 	free(l->result);
 	free(l->error_type);
 	free(l->error_msg);
+	for (int i = 0; i < 3; i++)
+		free(l->sums[i]);
 }
 
-/* Did LAVA end the job because an action ran out of time? */
+/*
+ * Did LAVA end the job because an action ran out of time ("lava-test-
+ * monitor timed out after 10 seconds"), not its infrastructure (a
+ * download's "Read timed out")?
+ */
 static int log_timed_out(const struct lava_log *l)
 {
-	return l->error_msg && (strstr(l->error_msg, "timed out") ||
-				strstr(l->error_msg, "Timeout"));
+	return l->error_msg && strstr(l->error_msg, " timed out after ") &&
+	       (!l->error_type || strcmp(l->error_type, "Infrastructure"));
 }
 
 static int write_yaml(const char *path, json_t *j, struct sf_err *err)
@@ -398,6 +523,12 @@ static enum verdict log_verdict(const struct boot *b, const char *logf,
 	char *cmd;
 
 	log_read(&l, logf);
+	if (l.too_large) {
+		err_set(err, "%s: larger than %d MiB: only its beginning was read",
+			logf, LOG_MAX >> 20);
+		sink_error(err);
+		err_clear(err);
+	}
 	if (l.command) {
 		cmd = xstrfmt("# LAVA's boot command: %s\n", l.command);
 		file_put(qlog, cmd, strlen(cmd), 1);
@@ -429,8 +560,48 @@ out:
 	return v;
 }
 
-enum verdict lava_log_run(const struct boot *b, const char *logf,
-			  json_t **snap, struct sf_err *err)
+/*
+ * Is the lab's log at @logf that of a finished job that booted these very
+ * images with this command line? 0, or -1 with @err saying what is not.
+ */
+static int lab_log_check(const struct boot *b, const char *dtb,
+			 const char *logf, struct sf_err *err)
+{
+	const char *paths[3] = { b->kernel, b->initramfs, dtb };
+	struct lava_log l;
+	char sum[65];
+	int ret = -1;
+
+	log_read(&l, logf);
+	if (!l.result) {
+		err_set(err, "%s: no job result: the job has not ended, or this is not its log",
+			logf);
+		goto out;
+	}
+	for (int i = 0; i < 3; i++) {
+		if (!paths[i] || !l.sums[i])
+			continue;
+		if (image_sha256(paths[i], sum, err))
+			goto out;
+		if (strcmp(sum, l.sums[i])) {
+			err_set(err, "%s: the lab booted another %s (sha256 %.12s, this build's %.12s): write the jobs again (lava-jobs) and submit them",
+				logf, labels[i], l.sums[i], sum);
+			goto out;
+		}
+	}
+	if (l.command && !strstr(l.command, b->cmdline)) {
+		err_set(err, "%s: the lab booted another kernel command line than \"%s\": write the jobs again (lava-jobs) and submit them",
+			logf, b->cmdline);
+		goto out;
+	}
+	ret = 0;
+out:
+	log_release(&l);
+	return ret;
+}
+
+enum verdict lava_log_run(const struct boot *b, const char *dtb,
+			  const char *logf, json_t **snap, struct sf_err *err)
 {
 	char *con = path_console(b->outdir), *qlog = path_qemu_log(b->outdir);
 	char *chan = path_channel(b->outdir), *cmd;
@@ -438,11 +609,14 @@ enum verdict lava_log_run(const struct boot *b, const char *logf,
 
 	unlink(con);
 	unlink(chan);
+	unlink(qlog);
 	if (!path_exists(logf)) {
 		err_set(err, "no LAVA log at %s: fetch the job's with `lavacli jobs logs --raw ID > %s`",
 			logf, logf);
 		goto out;
 	}
+	if (lab_log_check(b, dtb, logf, err))
+		goto out;
 	cmd = xstrfmt("# a lab's boot: its LAVA log %s\n", logf);
 	file_put(qlog, cmd, strlen(cmd), 0);
 	free(cmd);
@@ -478,6 +652,8 @@ enum verdict lava_boot_run(const struct config *c, const struct boot *b,
 	unlink(chan);
 	unlink(qlog);
 	rm_rf(dir);
+	/* one a crashed sysfarm of the same pid left */
+	rm_rf(tmp);
 	mkdir_p(outd);
 	job = lava_job(c, &in, err);
 	if (!job)

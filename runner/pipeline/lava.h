@@ -40,6 +40,9 @@ struct lava_job_in {
 json_t *lava_job(const struct config *c, const struct lava_job_in *in,
 		 struct sf_err *err);
 
+/* Is @url a base URL lava_job() takes (http(s), no quoting needed)? */
+int lava_url_check(const char *url, struct sf_err *err);
+
 /**
  * lava_boot_run() - boot_run() through lava-run
  *
@@ -57,9 +60,11 @@ enum verdict lava_boot_run(const struct config *c, const struct boot *b,
 /**
  * lava_log_run() - the verdict of a lab's boot from its LAVA log @logf
  * (`lavacli jobs logs --raw ID`, or lava-run's), as lava_boot_run() gives
- * it; nothing is booted. No log: QEMU-FAIL saying where it should be.
+ * it; nothing is booted. QEMU-FAIL, saying why, for no log, the log of
+ * a job that has not ended, or of other images or another command line
+ * than @b's (jobs written before this build).
  */
-enum verdict lava_log_run(const struct boot *b, const char *logf,
-			  json_t **snap, struct sf_err *err);
+enum verdict lava_log_run(const struct boot *b, const char *dtb,
+			  const char *logf, json_t **snap, struct sf_err *err);
 
 #endif

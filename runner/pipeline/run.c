@@ -397,7 +397,7 @@ static int boot_once(struct farm *f, struct run *run)
 		char *dir = path_lava_jobs(f->build, c->name);
 		char *log = path_lava_log(dir);
 
-		r->v = lava_log_run(&b, log, &run->snap, &r->why);
+		r->v = lava_log_run(&b, bf.dtb, log, &run->snap, &r->why);
 		free(log);
 		free(dir);
 	} else if (run_on_lava(f)) {

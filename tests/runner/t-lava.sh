@@ -117,6 +117,18 @@ sed 's/^/- /' "build/out/$X/lava/lava.log" >"build/lava/$X/lava.log"
 "$SYSFARM" check --backend lab "$X" >"$TMP/out" 2>&1
 check "... also as lavacli's raw log, a YAML list (status $?)" \
 	jq -e '.verdict == "PASS"' "build/out/$X/result.json"
+grep -v '"case": "job"' "build/out/$X/lava/lava.log" >"build/lava/$X/lava.log"
+"$SYSFARM" check --backend lab "$X" >"$TMP/out" 2>&1
+check "a log without the job's result (not ended): QEMU-FAIL, said (status $?)" \
+	grep -q "lava.log: no job result: the job has not ended" "$TMP/out"
+sha=$(grep '"case": "file-download"' "build/out/$X/lava/lava.log" |
+	grep '"label": "kernel"' |
+	sed -n 's/.*"sha256sum": "\([0-9a-f]*\)".*/\1/p' | head -1)
+sed "s/$sha/0000$(echo "$sha" | cut -c5-)/" "build/out/$X/lava/lava.log" \
+	>"build/lava/$X/lava.log"
+"$SYSFARM" check --backend lab "$X" >"$TMP/out" 2>&1
+check "the log of another kernel (jobs written before this build): QEMU-FAIL (status $?)" \
+	grep -q "the lab booted another kernel (sha256 0000" "$TMP/out"
 rm -f "build/lava/$A/lava.log"
 "$SYSFARM" check --backend lab "$A" >"$TMP/out" 2>&1
 check "no log from the lab: QEMU-FAIL (status $?)" \
@@ -138,7 +150,8 @@ check "... LAVA's monitor timed out, not our watchdog" \
 check "... no QEMU or lava-run left" no_lava_left
 cp build/out/x86_64-sysfs-on/lava/lava.log build/lava/x86_64-sysfs-on/lava.log
 check "... and the same from the lab's log: TIMEOUT" \
-	sh -c "'$SYSFARM' run --backend lab x86_64-sysfs-on >'$TMP/out' 2>&1;
+	sh -c "'$SYSFARM' run --backend lab --append sysfarm.fault=hang \
+	       --timeout 10 x86_64-sysfs-on >'$TMP/out' 2>&1;
 	       jq -e '.verdict == \"TIMEOUT\" and .retried == []' \
 	       build/out/x86_64-sysfs-on/result.json"
 check "a bit-flipped frame through LAVA: CORRUPT" \
@@ -163,6 +176,13 @@ check "... naming LAVA's error and its log" grep -q \
 check "a command line LAVA cannot carry: QEMU-FAIL, said before lava-run" \
 	run QEMU-FAIL x86_64-sysfs-off --append 'sysfarm.x={y}'
 check "... naming the brace" grep -q 'brace' "$TMP/out"
+check "a no-break space, which LAVA's split would cut at: QEMU-FAIL" \
+	run QEMU-FAIL x86_64-sysfs-off --append "$(printf 'a\302\240b')"
+check "... named a byte outside ASCII" grep -q 'outside ASCII' "$TMP/out"
+"$SYSFARM" lava-jobs --url 'http://lab/x -hda foo#' x86_64-sysfs-off \
+	>"$TMP/out" 2>&1
+check "lava-jobs --url with a space: exit 2 (status $?)" \
+	grep -q "^sysfarm: --url: ' ' in" "$TMP/out"
 
 # SIGINT while lava-run boots: nothing left, LAVA's directory removed.
 "$SYSFARM" run --backend lava --append sysfarm.fault=hang --timeout 60 \
