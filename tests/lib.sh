@@ -33,6 +33,21 @@ farm_state() {
 		"$TOP/build/$SRC61/src/.sysfarm-state.json"
 }
 
+# run EXPECTED-VERDICT CONFIG ARGS...: `sysfarm run ARGS CONFIG` exits 125
+# with that verdict; its stdout in $TMP/out, stderr in $TMP/err.
+run() {
+	want=$1 config=$2
+	shift 2
+	"$SYSFARM" run "$@" "$config" >"$TMP/out" 2>"$TMP/err"
+	status=$?
+	verdict=$(jq -r .verdict "build/out/$config/result.json")
+	if [ "$status" -ne 125 ] || [ "$verdict" != "$want" ]; then
+		echo "status $status, verdict $verdict, wanted 125 and $want"
+		cat "$TMP/out"
+		return 1
+	fi
+}
+
 skip() {
 	test_count=$((test_count + 1))
 	echo "ok $test_count - $1 # SKIP $2"

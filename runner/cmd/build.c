@@ -15,19 +15,21 @@ static const struct opt_cmd build_cmd = {
 	.nargs = OPT_CONFIGS,
 };
 
-int stages_main(int argc, char **argv, const struct opt_cmd *cmd, int boot)
+int stages_main(int argc, char **argv, const struct opt_cmd *cmd,
+		const struct run_hooks *h, int (*ready)(void *ctx))
 {
-	const struct run_hooks hooks = { .boot = boot, .save = boot };
 	struct run *runs;
 	struct farm f;
 	int status;
 
 	farm_init(&f);
 	f.uses_source = 1;
-	if (ui_setup(&f, argc, argv, cmd, NULL, &status))
+	if (ui_setup(&f, argc, argv, cmd, h->ctx, &status))
+		goto out;
+	if (ready && (status = ready(h->ctx)))
 		goto out;
 	runs = run_alloc(&f);
-	run_matrix(&f, runs, &hooks);
+	run_matrix(&f, runs, h);
 	status = ui_summary(&f, runs);
 	run_free(&f, runs);
 out:
@@ -37,5 +39,7 @@ out:
 
 int cmd_build(int argc, char **argv)
 {
-	return stages_main(argc, argv, &build_cmd, 0);
+	const struct run_hooks hooks = { 0 };
+
+	return stages_main(argc, argv, &build_cmd, &hooks, NULL);
 }

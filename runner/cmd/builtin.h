@@ -19,13 +19,18 @@ int cmd_upgrade(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
 struct opt_cmd;
+struct run_hooks;
 
 /**
- * stages_main() - `sysfarm build` (@boot 0) and `sysfarm run` (1): the
- * stages alone, a line per configuration (cmd/build.c)
+ * stages_main() - `sysfarm build`, `run` and `lava-jobs`: the stages with
+ * @h's hooks, a line per configuration (cmd/build.c)
+ * @h: its ctx holds @cmd's options
+ * @ready: NULL, or checks the options once parsed: 0, or the exit status
+ *	(the message said)
  *
  * Return: the exit status.
  */
-int stages_main(int argc, char **argv, const struct opt_cmd *cmd, int boot);
+int stages_main(int argc, char **argv, const struct opt_cmd *cmd,
+		const struct run_hooks *h, int (*ready)(void *ctx));
 
 #endif

@@ -109,29 +109,22 @@ out:
 	free(jobf);
 }
 
+/* --url, checked before anything is built */
+static int url_ready(void *ctx)
+{
+	const struct lava_opts *o = ctx;
+	struct sf_err err = SF_ERR_INIT;
+
+	if (!o->url || !lava_url_check(o->url, &err))
+		return 0;
+	sink_error(&err);
+	return SF_EXIT_USAGE;
+}
+
 int cmd_lava_jobs(int argc, char **argv)
 {
 	struct lava_opts o = { 0 };
-	struct sf_err err = SF_ERR_INIT;
 	const struct run_hooks hooks = { .prepared = write_job, .ctx = &o };
-	struct run *runs;
-	struct farm f;
-	int status;
 
-	farm_init(&f);
-	f.uses_source = 1;
-	if (ui_setup(&f, argc, argv, &lava_cmd, &o, &status))
-		goto out;
-	if (o.url && lava_url_check(o.url, &err)) {
-		sink_error(&err);
-		status = SF_EXIT_USAGE;
-		goto out;
-	}
-	runs = run_alloc(&f);
-	run_matrix(&f, runs, &hooks);
-	status = ui_summary(&f, runs);
-	run_free(&f, runs);
-out:
-	farm_release(&f);
-	return status;
+	return stages_main(argc, argv, &lava_cmd, &hooks, url_ready);
 }

@@ -2,6 +2,7 @@
 /* sysfarm run: build, boot and snapshot; build/out/<config>/snapshot.json. */
 #include "cmd/builtin.h"
 #include "pipeline/farm.h"
+#include "pipeline/run.h"
 
 static const char about[] =
 	"Builds, boots and snapshots each configuration; the snapshot goes to\n"
@@ -15,5 +16,7 @@ static const struct opt_cmd run_cmd = {
 
 int cmd_run(int argc, char **argv)
 {
-	return stages_main(argc, argv, &run_cmd, 1);
+	const struct run_hooks hooks = { .boot = 1, .save = 1 };
+
+	return stages_main(argc, argv, &run_cmd, &hooks, NULL);
 }

@@ -15,20 +15,6 @@
 . "$(dirname "$0")/../lib.sh"
 cd "$TOP" || exit 1
 
-# run EXPECTED-VERDICT CONFIG ARGS...: sysfarm run exits 125 with that verdict.
-run() {
-	want=$1 config=$2
-	shift 2
-	"$SYSFARM" run "$@" "$config" >"$TMP/out" 2>"$TMP/err"
-	status=$?
-	verdict=$(jq -r .verdict "build/out/$config/result.json")
-	if [ "$status" -ne 125 ] || [ "$verdict" != "$want" ]; then
-		echo "status $status, verdict $verdict, wanted 125 and $want"
-		cat "$TMP/out"
-		return 1
-	fi
-}
-
 # no_process PATTERN: no process's command line matches (pgrep's output
 # shown otherwise). Patterns name $TOP: another checkout may run the same
 # kernels and QEMUs at the same time.

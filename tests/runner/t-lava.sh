@@ -22,21 +22,6 @@ if ! command -v lava-run >/dev/null; then
 	exit 0
 fi
 
-# run EXPECTED-VERDICT CONFIG ARGS...: sysfarm run --backend lava exits 125
-# with that verdict.
-run() {
-	want=$1 config=$2
-	shift 2
-	"$SYSFARM" run --backend lava "$@" "$config" >"$TMP/out" 2>&1
-	status=$?
-	verdict=$(jq -r .verdict "build/out/$config/result.json")
-	if [ "$status" -ne 125 ] || [ "$verdict" != "$want" ]; then
-		echo "status $status, verdict $verdict, wanted 125 and $want"
-		cat "$TMP/out"
-		return 1
-	fi
-}
-
 no_lava_left() {
 	! pgrep -af "qemu-system.*$LAVA_TMP/sysfarm-|lava-run --job-id sysfarm-"
 }
@@ -139,11 +124,12 @@ check "... saying where it goes and how to fetch it" grep -q \
 
 # Faults through LAVA.
 check "init that exits, through LAVA: PANIC" \
-	run PANIC x86_64-sysfs-on --append sysfarm.fault=exit
+	run PANIC x86_64-sysfs-on --backend lava --append sysfarm.fault=exit
 check "... with the panic's console lines" \
 	grep -q 'Kernel panic - not syncing' "$TMP/out"
 check "a hung guest through LAVA: TIMEOUT" \
-	run TIMEOUT x86_64-sysfs-on --append sysfarm.fault=hang --timeout 10
+	run TIMEOUT x86_64-sysfs-on --backend lava --append sysfarm.fault=hang \
+	--timeout 10
 check "... LAVA's monitor timed out, not our watchdog" \
 	grep -q 'lava-test-monitor timed out after 10 seconds' \
 	build/out/x86_64-sysfs-on/lava/lava.log
@@ -155,10 +141,10 @@ check "... and the same from the lab's log: TIMEOUT" \
 	       jq -e '.verdict == \"TIMEOUT\" and .retried == []' \
 	       build/out/x86_64-sysfs-on/result.json"
 check "a bit-flipped frame through LAVA: CORRUPT" \
-	run CORRUPT arm-sysfs-off --append sysfarm.fault=bitflip
+	run CORRUPT arm-sysfs-off --backend lava --append sysfarm.fault=bitflip
 check "... its checksum failed" grep -qi 'checksum' "$TMP/out"
 check "a truncated frame through LAVA: CORRUPT" \
-	run CORRUPT x86_64-sysfs-off --append sysfarm.fault=truncate
+	run CORRUPT x86_64-sysfs-off --backend lava --append sysfarm.fault=truncate
 
 # LAVA's own failure: a QEMU that exits at once (a fake one first in PATH,
 # answering LAVA's --version) is an Infrastructure error, QEMU-FAIL.
@@ -174,10 +160,11 @@ check "... naming LAVA's error and its log" grep -q \
 	'LAVA job ended before the guest printed anything: Infrastructure error: .*lava.log' \
 	"$TMP/out"
 check "a command line LAVA cannot carry: QEMU-FAIL, said before lava-run" \
-	run QEMU-FAIL x86_64-sysfs-off --append 'sysfarm.x={y}'
+	run QEMU-FAIL x86_64-sysfs-off --backend lava --append 'sysfarm.x={y}'
 check "... naming the brace" grep -q 'brace' "$TMP/out"
 check "a no-break space, which LAVA's split would cut at: QEMU-FAIL" \
-	run QEMU-FAIL x86_64-sysfs-off --append "$(printf 'a\302\240b')"
+	run QEMU-FAIL x86_64-sysfs-off --backend lava \
+	--append "$(printf 'a\302\240b')"
 check "... named a byte outside ASCII" grep -q 'outside ASCII' "$TMP/out"
 "$SYSFARM" lava-jobs --url 'http://lab/x -hda foo#' x86_64-sysfs-off \
 	>"$TMP/out" 2>&1
