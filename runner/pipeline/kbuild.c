@@ -426,7 +426,8 @@ static char *config_stamp(const struct matrix *m, const struct config *c,
 	uint64_t h = HASH_INIT;
 
 	h = hash_str(h, c->key);
-	h = hash_str(h, src->content_id ? src->content_id : "external");
+	/* a series that changes only code keeps the .config */
+	h = hash_str(h, src->kconfig_id ? src->kconfig_id : "external");
 	for (size_t i = 0; i < c->s.fragments.n; i++) {
 		char *path = matrix_file(m, c->s.fragments.v[i]);
 
@@ -494,6 +495,8 @@ enum kbuild_status kbuild_run(const struct kbuild *kb, const struct matrix *m,
 		}
 	}
 	h = hash_str(h, cstamp);
+	/* the tree's content: the configuration's inputs are not all */
+	h = hash_str(h, src->content_id ? src->content_id : "external");
 	h = hash_str(h, KBUILD_RECIPE);
 	if (hash_file(&h, cfgpath)) {
 		err_set(err, "cannot read '%s': %s", cfgpath, strerror(errno));

@@ -594,6 +594,51 @@ char *source_name(const char *tarball)
 	return xstrfmt("%.*s", (int)(tar - base), base);
 }
 
+/*
+ * Could @path, changed by a series, change what `make tinyconfig`, the
+ * fragments and olddefconfig make of the tree? Kconfig files, config
+ * fragments, the scripts Kconfig runs, the top Makefile (the version).
+ */
+static int kconfig_input(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return !strncmp(base, "Kconfig", 7) ||
+	       (strlen(base) > 7 && !strcmp(base + strlen(base) - 7, ".config")) ||
+	       !strncmp(path, "scripts/", 8) || !strcmp(path, "Makefile");
+}
+
+/*
+ * The id of what the kernel's configuration is made from: the tarball and
+ * the content of each Kconfig input a series touched (this one or an
+ * earlier one, restored since). A series that changes only code keeps it:
+ * the .config made for the last one stands.
+ */
+static void kconfig_id(struct source *src, const struct prep_paths *pp,
+		       json_t *st)
+{
+	uint64_t h = hash_str(HASH_INIT, src->tarball_id);
+	char hex[17];
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(json_object_get(st, "touched"), i, v) {
+		const char *t = json_string_value(v);
+		char *path;
+
+		if (!t || !kconfig_input(t))
+			continue;
+		path = xstrfmt("%s/%s", pp->src, t);
+		h = hash_str(h, t);
+		if (hash_file(&h, path))
+			h = hash_str(h, "(absent)");
+		free(path);
+	}
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)h);
+	src->kconfig_id = xstrdup(hex);
+}
+
 int source_prepare(struct source *src, const char *root,
 		   const char *tarball, const char *series,
 		   struct sf_err *err)
@@ -617,6 +662,7 @@ int source_prepare(struct source *src, const char *root,
 		src->version = tarball_version(tarball, pp.src);
 	/* build/src holds this series on this tarball already */
 	if (!strcmp(state_str(st, "series"), src->content_id)) {
+		kconfig_id(src, &pp, st);
 		ret = 0;
 		goto out_state;
 	}
@@ -625,6 +671,7 @@ int source_prepare(struct source *src, const char *root,
 	    tree_sync(&pp, &all, err) || state_save(&pp, st, &all, src, err))
 		goto out_state;
 	rm_rf(pp.scratch);
+	kconfig_id(src, &pp, st);
 	ret = 0;
 out_state:
 	json_decref(st);
@@ -788,6 +835,7 @@ void source_release(struct source *src)
 	free(src->version);
 	free(src->series_hash);
 	free(src->content_id);
+	free(src->kconfig_id);
 	free(src->tarball_id);
 	memset(src, 0, sizeof(*src));
 }

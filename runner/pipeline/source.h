@@ -22,6 +22,9 @@ struct source {
 				 * unknown (external trees) */
 	char *tarball_id;	/* the extracted tarball (size and mtime);
 				 * NULL for external trees */
+	char *kconfig_id;	/* same id <=> same configuration inputs
+				 * (the tarball, the Kconfig files a series
+				 * touched); NULL when content_id is */
 };
 
 #define SOURCE_INIT { 0 }

@@ -32,10 +32,17 @@ check "Markdown summary has a row per configuration" \
 	test "$(grep -c '^| .*-sysfs-' "$TMP/summary.md")" -ge 10
 
 # On x86_64: the series rebuilds every kernel it is given, and arm's
-# sysfs-on one is rebuilt with it below.
+# sysfs-on one is rebuilt with it below. It changes only code: each
+# kernel's .config stands (make rebuilt, nothing configured again).
+K=$("$SYSFARM" list | awk '$1 == "x86_64-sysfs-on" { print $2 }')
+touch -d @1 "build/kernels/$K/.config"
 "$SYSFARM" check --series "$ABI" $(configs 6.1 | grep '^x86_64-') \
 	>"$TMP/out" 2>"$TMP/err"
 status=$?
+check "a series changing only code: no kernel configured again" \
+	test "$(stat -c %Y "build/kernels/$K/.config")" -eq 1
+check "... but built again" grep -q "x86_64-sysfs-on: kernel $K built in" \
+	"$TMP/err"
 check "ABI-changing patch: check exits 1 (status $status)" test "$status" -eq 1
 jq -r '.configs[] | "\(.config) \(.verdict)"' build/out/results.json \
 	>"$TMP/actual"
@@ -308,4 +315,12 @@ printf '%s\n' abi.yaml link.json package.json redactions.yaml \
 check "... removes them, keeps the link and the stranger's file" \
 	diff -u "$TMP/expect" "$TMP/actual"
 check "... and the link's target" test -s expected/arm-sysfs-on.json
+
+# A series changing a Kconfig file (a comment): the kernel is configured
+# again, as every series that changes what the configuration reads.
+touch -d @1 "build/kernels/$K/.config"
+"$SYSFARM" build --series tests/runner/series/kconfig-comment/series \
+	x86_64-sysfs-on >"$TMP/out" 2>&1
+check "a series changing a Kconfig file: configured again (status $?)" \
+	test "$(stat -c %Y "build/kernels/$K/.config")" -ne 1
 done_testing
