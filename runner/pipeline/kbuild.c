@@ -423,11 +423,19 @@ static int tree_start(const char *dir, const char *tarball_id,
 static char *config_stamp(const struct matrix *m, const struct config *c,
 			  const struct source *src)
 {
+	struct sf_err err = SF_ERR_INIT;
 	uint64_t h = HASH_INIT;
+	const char *version;
+	char *ld;
 
 	h = hash_str(h, c->key);
 	/* a series that changes only code keeps the .config */
 	h = hash_str(h, src->kconfig_id ? src->kconfig_id : "external");
+	/* Kconfig asks the linker its version (CONFIG_LD_VERSION) */
+	ld = xstrfmt("%sld", c->s.cross_compile ? c->s.cross_compile : "");
+	version = proc_version(ld, &err);
+	h = hash_str(h, version ? version : "no ld");
+	free(ld);
 	for (size_t i = 0; i < c->s.fragments.n; i++) {
 		char *path = matrix_file(m, c->s.fragments.v[i]);
 

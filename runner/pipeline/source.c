@@ -102,9 +102,22 @@ int series_read(const char *series, struct strv *patches,
 	return ret;
 }
 
-/* Files a patch creates, changes or deletes, from its diff headers. */
+/* @name once in @files */
+static void files_add(struct strv *files, const char *name)
+{
+	if (*name && !strv_has(files, name))
+		strv_push(files, name);
+}
+
+/*
+ * Files a patch creates, changes, deletes, renames or copies, from its
+ * diff headers: "--- a/X" and "+++ b/X", and git's "rename from X",
+ * "rename to Y", "copy from/to", which a pure rename has alone.
+ */
 static void patch_files(const char *patch, struct strv *files)
 {
+	static const char *const git[] = { "rename from ", "rename to ",
+					   "copy from ", "copy to " };
 	char *text = file_read(patch, NULL), *line, *next;
 	int prev_minus = 0;
 
@@ -118,15 +131,12 @@ static void patch_files(const char *patch, struct strv *files)
 
 			p[strcspn(p, "\t")] = '\0';
 			slash = strchr(p, '/');
-			if (strcmp(p, "/dev/null") && slash) {
-				int seen = 0;
-
-				for (size_t i = 0; i < files->n; i++)
-					seen |= !strcmp(files->v[i], slash + 1);
-				if (!seen)
-					strv_push(files, slash + 1);
-			}
+			if (strcmp(p, "/dev/null") && slash)
+				files_add(files, slash + 1);
 		}
+		for (size_t i = 0; i < ARRAY_SIZE(git); i++)
+			if (!strncmp(line, git[i], strlen(git[i])))
+				files_add(files, line + strlen(git[i]));
 		/* "--- x" starts a header only outside hunks: right after
 		 * "diff" or "index" lines; good enough for format-patch. */
 		prev_minus = !strncmp(line, "--- ", 4);
@@ -581,6 +591,21 @@ static int state_save(const struct prep_paths *pp, json_t *st,
 	return ret;
 }
 
+/*
+ * Before the tree is synced: every file the sync may change in the state,
+ * and no series, so that a sync cut short (a signal, a full disk) is done
+ * again by the next run, whatever series it asks for.
+ */
+static int state_syncing(const struct prep_paths *pp, json_t *st,
+			 const struct strv *all, const struct source *src,
+			 struct sf_err *err)
+{
+	struct source none = *src;
+
+	none.content_id = (char *)"";
+	return state_save(pp, st, all, &none, err);
+}
+
 char *source_name(const char *tarball)
 {
 	const char *base = strrchr(tarball, '/');
@@ -597,16 +622,22 @@ char *source_name(const char *tarball)
 /*
  * Could @path, changed by a series, change what `make tinyconfig`, the
  * fragments and olddefconfig make of the tree? Kconfig files, config
- * fragments, the scripts Kconfig runs, the top Makefile (the version).
+ * fragments, the scripts Kconfig runs (scripts/, arch/ARCH/tools/), the
+ * top Makefile (the version) and the arch Makefiles it includes for
+ * %config targets.
  */
 static int kconfig_input(const char *path)
 {
 	const char *base = strrchr(path, '/');
+	const char *arch = !strncmp(path, "arch/", 5) ?
+			   strchr(path + 5, '/') : NULL;
 
 	base = base ? base + 1 : path;
 	return !strncmp(base, "Kconfig", 7) ||
 	       (strlen(base) > 7 && !strcmp(base + strlen(base) - 7, ".config")) ||
-	       !strncmp(path, "scripts/", 8) || !strcmp(path, "Makefile");
+	       !strncmp(path, "scripts/", 8) || !strcmp(path, "Makefile") ||
+	       (arch && (!strncmp(arch, "/Makefile", 9) ||
+			 !strncmp(arch, "/tools/", 7)));
 }
 
 /*
@@ -668,6 +699,7 @@ int source_prepare(struct source *src, const char *root,
 	}
 	if (pristine_record(&pp, &patches, st, &all, err) ||
 	    scratch_apply(&pp, &all, &patches, src->version, err) ||
+	    state_syncing(&pp, st, &all, src, err) ||
 	    tree_sync(&pp, &all, err) || state_save(&pp, st, &all, src, err))
 		goto out_state;
 	rm_rf(pp.scratch);
@@ -785,6 +817,7 @@ int source_prepare_tree(struct source *src, const char *root,
 	if (tree_copy(&pp, user.dir, st, err) ||
 	    pristine_record(&pp, &patches, st, &all, err) ||
 	    scratch_apply(&pp, &all, &patches, src->version, err) ||
+	    state_syncing(&pp, st, &all, src, err) ||
 	    tree_sync(&pp, &all, err) || state_save(&pp, st, &all, src, err))
 		goto out;
 	rm_rf(pp.scratch);
