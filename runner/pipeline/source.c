@@ -642,9 +642,10 @@ static int kconfig_input(const char *path)
 
 /*
  * The id of what the kernel's configuration is made from: the tarball and
- * the content of each Kconfig input a series touched (this one or an
- * earlier one, restored since). A series that changes only code keeps it:
- * the .config made for the last one stands.
+ * each Kconfig input a series left other than the tarball has it (its
+ * path and content). A series that changes only code keeps it, and so
+ * does the history of series a tree went through: two trees with the
+ * same content have the same id.
  */
 static void kconfig_id(struct source *src, const struct prep_paths *pp,
 		       json_t *st)
@@ -656,15 +657,19 @@ static void kconfig_id(struct source *src, const struct prep_paths *pp,
 
 	json_array_foreach(json_object_get(st, "touched"), i, v) {
 		const char *t = json_string_value(v);
-		char *path;
+		char *path, *pristine;
 
 		if (!t || !kconfig_input(t))
 			continue;
 		path = xstrfmt("%s/%s", pp->src, t);
-		h = hash_str(h, t);
-		if (hash_file(&h, path))
-			h = hash_str(h, "(absent)");
+		pristine = xstrfmt("%s/pristine/%s", pp->root, t);
+		if (!same_content(path, pristine)) {
+			h = hash_str(h, t);
+			if (hash_file(&h, path))
+				h = hash_str(h, "(absent)");
+		}
 		free(path);
+		free(pristine);
 	}
 	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)h);
 	src->kconfig_id = xstrdup(hex);
