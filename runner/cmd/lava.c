@@ -84,9 +84,7 @@ static void write_job(void *ctx, struct farm *f, struct run *r,
 	if (!initramfs || (dtb && !dtbc))
 		goto out;
 	if (o->url)
-		url = xstrfmt("%s%s%s", o->url,
-			      o->url[strlen(o->url) - 1] == '/' ? "" : "/",
-			      r->c->name);
+		url = lava_url_join(o->url, r->c->name);
 	copy.kernel = kernel;
 	copy.initramfs = initramfs;
 	in.dtb = dtbc;

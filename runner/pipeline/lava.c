@@ -105,6 +105,12 @@ int lava_url_check(const char *url, struct sf_err *err)
 	return 0;
 }
 
+char *lava_url_join(const char *base, const char *name)
+{
+	return xstrfmt("%s%s%s", base,
+		       *base && base[strlen(base) - 1] == '/' ? "" : "/", name);
+}
+
 /*
  * file://PATH (LAVA opens a file:// URL's path without decoding it: a byte
  * that would need %XX is refused), or BASE/NAME.
@@ -117,9 +123,7 @@ static char *image_url(const char *base, const char *path,
 	const char *bad;
 
 	if (base)
-		return xstrfmt("%s%s%s", base,
-			       base[strlen(base) - 1] == '/' ? "" : "/",
-			       slash ? slash + 1 : path);
+		return lava_url_join(base, slash ? slash + 1 : path);
 	bad = url_bad(path, buf);
 	if (*bad || strchr(path, '%')) {
 		err_set(err, "%s: %s cannot be part of a file:// URL in a LAVA job (LAVA does not decode them)",

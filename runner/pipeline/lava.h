@@ -40,6 +40,9 @@ struct lava_job_in {
 json_t *lava_job(const struct config *c, const struct lava_job_in *in,
 		 struct sf_err *err);
 
+/* BASE/NAME, one '/' between them (malloc'd) */
+char *lava_url_join(const char *base, const char *name);
+
 /* Is @url a base URL lava_job() takes (http(s), no quoting needed)? */
 int lava_url_check(const char *url, struct sf_err *err);
 
