@@ -27,6 +27,7 @@ void farm_init(struct farm *f)
 	if (f->jobs < 1)
 		f->jobs = 1;
 	f->builds = 2;
+	f->boots = f->jobs;
 	f->t0 = now_seconds();
 }
 
@@ -64,6 +65,9 @@ const struct opt farm_options[] = {
 	OPT_INTEGER(0, "builds", struct farm, builds, "N", 1, 64, "a count",
 		    "kernels of distinct build keys built at a time, "
 		    "sharing the jobs through a make jobserver (2)"),
+	OPT_INTEGER(0, "boots", struct farm, boots, "N", 1, 64, "a count",
+		    "configurations booted at a time, each QEMU one TCG "
+		    "thread; results stay in matrix order (number of CPUs)"),
 	OPT_END
 };
 

@@ -66,6 +66,7 @@ struct farm {
 
 	struct kbuild kb;	/* how kernels are built here, for them all */
 	int builds;		/* kernels built at a time */
+	int boots;		/* configurations booted at a time */
 	struct prebuilt *pre;	/* the kernels run_matrix() built up front */
 	size_t npre;
 };

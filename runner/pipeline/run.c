@@ -551,29 +551,153 @@ static void run_result_save(const struct run *r)
 	free(path);
 }
 
+/* A boot in a forked worker (run_matrix() with --boots above 1). */
+struct boot_worker {
+	pid_t pid;		/* 0: none, or reaped */
+	int fd;			/* the worker's struct result comes here;
+				 * -1: no boot, or collected */
+	double t0;		/* when the run's build stage began */
+};
+
+/*
+ * Boots @run in a forked worker, which writes the snapshot as a boot in
+ * this process would and sends its struct result through a pipe.
+ * Return: 0, or -1 (nothing started) with errno.
+ */
+static int boot_start(struct farm *f, struct run *run, struct boot_worker *w)
+{
+	int p[2];
+
+	/* Asked once here, not once per worker (proc_version() caches). */
+	proc_version(run->c->s.qemu_binary, &run->res.why);
+	err_clear(&run->res.why);
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	w->pid = proc_fork();
+	if (w->pid == 0) {
+		close(p[0]);
+		run_boot(f, run);
+		_exit(write(p[1], &run->res, sizeof(run->res)) ==
+		      sizeof(run->res) ? 0 : 1);
+	}
+	close(p[1]);
+	if (w->pid < 0) {
+		w->pid = 0;
+		close(p[0]);
+		return -1;
+	}
+	w->fd = p[0];
+	return 0;
+}
+
+/*
+ * The outcome of @run's boot worker @w: its result, the snapshot it wrote
+ * read back. Other workers that end meanwhile are reaped; their results
+ * wait in their pipes.
+ */
+static void boot_collect(struct run *runs, size_t n, struct boot_worker *ws,
+			 size_t s)
+{
+	struct run *run = &runs[s];
+	struct result res;
+	size_t got = 0;
+	ssize_t k;
+
+	while (got < sizeof(res)) {
+		k = read(ws[s].fd, (char *)&res + got, sizeof(res) - got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		got += k;
+	}
+	close(ws[s].fd);
+	ws[s].fd = -1;
+	while (ws[s].pid) {
+		pid_t pid = proc_wait_any();
+
+		for (size_t i = 0; i < n; i++)
+			if (pid < 0 || ws[i].pid == pid)
+				ws[i].pid = 0;
+	}
+	if (got < sizeof(res)) {
+		run->res.v = V_QEMU_FAIL;
+		err_set(&run->res.why,
+			"the boot of %s did not report its outcome",
+			run->c->name);
+		return;
+	}
+	run->res = res;
+	if (res.v == V_SNAPSHOT &&
+	    json_file_read(run->snapshot, &run->snap, &run->res.why)) {
+		run->res.v = V_NO_SNAPSHOT;
+		run->snap = NULL;
+	}
+}
+
+/*
+ * The stages before the hook: build, then boot (in a worker when @w is
+ * not NULL) or the prepared hook.
+ */
+static void run_start(struct farm *f, struct run *r, const struct run_hooks *h,
+		      struct boot_worker *w)
+{
+	char *confirm = path_snapshot_confirm(r->out);
+
+	/* a second boot belongs to the run that asked for it */
+	unlink(confirm);
+	free(confirm);
+	memset(&r->res, 0, sizeof(r->res));
+	json_decref(r->snap);
+	r->snap = NULL;
+	if (run_build(f, r))
+		return;
+	if (h->prepared) {
+		run_prepared(f, r, h);
+	} else if (h->boot && w) {
+		if (boot_start(f, r, w)) {
+			r->res.v = V_QEMU_FAIL;
+			err_set(&r->res.why, "cannot start a boot: %s",
+				strerror(errno));
+		}
+	} else if (h->boot) {
+		run_boot(f, r);
+	}
+}
+
 void run_matrix(struct farm *f, struct run *runs, const struct run_hooks *h)
 {
+	/* a lab's logs are read, not booted: nothing to overlap */
+	int ahead = h->boot && !h->prepared && !run_from_lab(f) ?
+		    f->boots : 1;
+	struct boot_worker *ws = xmalloc(f->nsel * sizeof(*ws));
+	size_t started = 0, booting = 0;
+
+	for (size_t s = 0; s < f->nsel; s++)
+		ws[s] = (struct boot_worker){ .fd = -1 };
 	run_build_all(f);
 	for (size_t s = 0; s < f->nsel; s++) {
 		struct run *r = &runs[s];
-		double t = now_seconds();
 
-		char *confirm = path_snapshot_confirm(r->out);
+		/* the next ones built and their boots begun, @ahead at once */
+		while (started < f->nsel &&
+		       (started == s || booting < (size_t)ahead)) {
+			struct boot_worker *w = &ws[started];
 
-		/* a second boot belongs to the run that asked for it */
-		unlink(confirm);
-		free(confirm);
-		memset(&r->res, 0, sizeof(r->res));
-		json_decref(r->snap);
-		r->snap = NULL;
-		if (run_build(f, r))
-			;
-		else if (h->prepared)
-			run_prepared(f, r, h);
-		else if (h->boot && !run_boot(f, r) && h->snapshot)
+			w->t0 = now_seconds();
+			run_start(f, &runs[started], h, ahead > 1 ? w : NULL);
+			booting += w->fd >= 0;
+			started++;
+		}
+		if (ws[s].fd >= 0) {
+			boot_collect(runs, f->nsel, ws, s);
+			booting--;
+		}
+		if (r->snap && h->snapshot)
 			h->snapshot(h->ctx, f, r);
-		r->res.seconds = now_seconds() - t;
+		r->res.seconds = now_seconds() - ws[s].t0;
 		if (h->save)
 			run_result_save(r);
 	}
+	free(ws);
 }
