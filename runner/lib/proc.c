@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -32,6 +33,8 @@ extern char **environ;
  */
 static pid_t *live;
 static size_t nlive, live_alloc;
+/* Our pid when this process is a proc_fork() copy (a worker), or 0. */
+static pid_t worker;
 
 /*
  * A self-pipe: on_sigchld() writes a byte when a child ends, so that a
@@ -183,7 +186,8 @@ static short chld_poll(int fd, double deadline)
  */
 static void on_signal(int sig)
 {
-	double deadline = now_seconds() + 2 * TERM_GRACE;
+	double deadline = now_seconds() +
+			  (worker ? 1 : 2) * TERM_GRACE;
 
 	live_kill_all(SIGTERM);
 	while (live_running() && now_seconds() < deadline)
@@ -345,6 +349,16 @@ static void child_exec(const struct proc *p, const struct exec_plan *plan,
 {
 	int fd, err;
 
+	/*
+	 * A worker's child (QEMU, make) in a group of its own dies with the
+	 * worker, however the worker ends: no QEMU is left without the
+	 * deadline the worker kept.
+	 */
+	if (worker) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != worker)
+			_exit(127);
+	}
 	/* Ours would stop the parent's children: the defaults, then. */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
@@ -478,6 +492,7 @@ pid_t proc_fork(void)
 	if (pid == 0) {
 		/* The parent's other children are the parent's to stop. */
 		nlive = 0;
+		worker = getpid();
 		chld_renew();
 		live_unlock(&old);
 	}

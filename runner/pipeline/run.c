@@ -665,13 +665,31 @@ static void run_start(struct farm *f, struct run *r, const struct run_hooks *h,
 	}
 }
 
+/*
+ * Whether @next may be built while the runs before it boot: not when its
+ * kernel is built here (not up front) and one of them boots the same
+ * kernel directory, which that build may rewrite under it.
+ */
+static int run_may_start(struct farm *f, struct run *runs,
+			 const struct boot_worker *ws, size_t next)
+{
+	const char *key = runs[next].c->key;
+
+	if (prebuilt_find(f, key))
+		return 1;
+	for (size_t i = 0; i < next; i++)
+		if (ws[i].fd >= 0 && !strcmp(runs[i].c->key, key))
+			return 0;
+	return 1;
+}
+
 void run_matrix(struct farm *f, struct run *runs, const struct run_hooks *h)
 {
 	/* a lab's logs are read, not booted: nothing to overlap */
-	int ahead = h->boot && !h->prepared && !run_from_lab(f) ?
-		    f->boots : 1;
+	size_t ahead = h->boot && !h->prepared && !run_from_lab(f) ?
+		       (size_t)f->boots : 1;
 	struct boot_worker *ws = xmalloc(f->nsel * sizeof(*ws));
-	size_t started = 0, booting = 0;
+	size_t started = 0;
 
 	for (size_t s = 0; s < f->nsel; s++)
 		ws[s] = (struct boot_worker){ .fd = -1 };
@@ -680,19 +698,15 @@ void run_matrix(struct farm *f, struct run *runs, const struct run_hooks *h)
 		struct run *r = &runs[s];
 
 		/* the next ones built and their boots begun, @ahead at once */
-		while (started < f->nsel &&
-		       (started == s || booting < (size_t)ahead)) {
-			struct boot_worker *w = &ws[started];
-
-			w->t0 = now_seconds();
-			run_start(f, &runs[started], h, ahead > 1 ? w : NULL);
-			booting += w->fd >= 0;
+		while (started < f->nsel && started < s + ahead &&
+		       (started == s || run_may_start(f, runs, ws, started))) {
+			ws[started].t0 = now_seconds();
+			run_start(f, &runs[started], h,
+				  ahead > 1 ? &ws[started] : NULL);
 			started++;
 		}
-		if (ws[s].fd >= 0) {
+		if (ws[s].fd >= 0)
 			boot_collect(runs, f->nsel, ws, s);
-			booting--;
-		}
 		if (r->snap && h->snapshot)
 			h->snapshot(h->ctx, f, r);
 		r->res.seconds = now_seconds() - ws[s].t0;
