@@ -78,7 +78,9 @@ void run_free(const struct farm *f, struct run *runs);
  *
  * Kernels of distinct build keys are built up front, @f->builds at a
  * time (see farm.h), then each configuration is built (or handed its
- * kernel), booted and given to @h->snapshot, in the order of @f->sel.
+ * kernel) and booted, @f->boots at once, each boot in a forked worker
+ * that writes the snapshot and sends its struct result back; each is
+ * given to @h->snapshot, and its result saved, in the order of @f->sel.
  * The snapshot is written once, to @r->snapshot, after the runner added
  * to its header the inputs that made it.
  */
