@@ -499,18 +499,69 @@ pid_t proc_fork(void)
 	return pid;
 }
 
-pid_t proc_wait_any(void)
+pid_t proc_wait_any(int *status)
 {
 	pid_t pid;
 
 	do
-		pid = waitpid(-1, NULL, 0);
+		pid = waitpid(-1, status, 0);
 	while (pid < 0 && errno == EINTR);
 	if (pid > 0) {
 		kill(-pid, SIGKILL);
 		live_del(pid);
 	}
 	return pid;
+}
+
+pid_t proc_worker(void (*fn)(void *arg, void *msg), void *arg, void *msg,
+		  size_t len, int *fd)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	pid = proc_fork();
+	if (pid == 0) {
+		close(p[0]);
+		fn(arg, msg);
+		_exit(write(p[1], msg, len) == (ssize_t)len ? 0 : 1);
+	}
+	close(p[1]);
+	if (pid < 0) {
+		close(p[0]);
+		return -1;
+	}
+	*fd = p[0];
+	return pid;
+}
+
+int proc_worker_read(int fd, void *msg, size_t len)
+{
+	size_t got = 0;
+	ssize_t k;
+
+	while (got < len) {
+		k = read(fd, (char *)msg + got, len - got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		got += k;
+	}
+	close(fd);
+	return got == len ? 0 : -1;
+}
+
+char *proc_worker_lost(int status)
+{
+	if (status < 0)
+		return xstrdup("did not report its outcome");
+	if (WIFSIGNALED(status))
+		return xstrfmt("was killed by signal %d (%s)",
+			       WTERMSIG(status), strsignal(WTERMSIG(status)));
+	return xstrfmt("ended with status %d before reporting its outcome",
+		       WEXITSTATUS(status));
 }
 
 /*

@@ -62,10 +62,37 @@ pid_t proc_fork(void);
 
 /**
  * proc_wait_any() - wait for any proc_fork() child to end
+ * @status: where its wait status goes (as waitpid()'s), or NULL
  *
  * Return: its pid, or -1 when there is none.
  */
-pid_t proc_wait_any(void);
+pid_t proc_wait_any(int *status);
+
+/**
+ * proc_worker() - a proc_fork() worker that calls @fn(@arg, @msg) and sends
+ * the @len bytes of @msg back through a pipe
+ * @fd: the pipe's read end, for proc_worker_read()
+ *
+ * Return: the worker's pid, or -1 (nothing started) with errno.
+ */
+pid_t proc_worker(void (*fn)(void *arg, void *msg), void *arg, void *msg,
+		  size_t len, int *fd);
+
+/**
+ * proc_worker_read() - the message a proc_worker() sent: @len bytes into
+ * @msg; closes @fd
+ *
+ * Return: 0, or -1 when the worker ended before sending all of it.
+ */
+int proc_worker_read(int fd, void *msg, size_t len);
+
+/**
+ * proc_worker_lost() - why a worker whose message did not come ended
+ * @status: its wait status, or -1 when it was not reaped
+ *
+ * Return: e.g. "was killed by signal 9 (Killed)", for "the boot of X ...".
+ */
+char *proc_worker_lost(int status);
 
 /**
  * proc_capture() - run a child and collect its stdout through a pipe; its

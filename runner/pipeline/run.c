@@ -73,39 +73,26 @@ struct built_msg {
 	struct sf_err why;
 };
 
-/*
- * The kernel of @c's build key, built in a forked worker; @fd its pipe,
- * @jobserver the tokens its makes share with the other workers'.
- */
-static pid_t build_start(struct farm *f, const struct config *c,
-			 const struct source *src, const int *jobserver,
-			 int *fd)
+/* A build worker's work: @f's kernel of @c on @src, its makes' tokens. */
+struct build_job {
+	struct farm *f;
+	const struct config *c;
+	const struct source *src;
+	const int *jobserver;
+};
+
+static void build_work(void *arg, void *out)
 {
-	struct built_msg msg;
-	int p[2];
-	pid_t pid;
+	struct build_job *job = arg;
+	struct built_msg *msg = out;
+	double t = now_seconds();
 
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return -1;
-	pid = proc_fork();
-	if (pid == 0) {
-		double t = now_seconds();
-
-		close(p[0]);
-		/* The worker's own copy: the farm's makes use -jN. */
-		f->kb.jobserver = jobserver;
-		memset(&msg, 0, sizeof(msg));
-		msg.st = kbuild_run(&f->kb, &f->m, c, src, &msg.why);
-		msg.seconds = now_seconds() - t;
-		_exit(write(p[1], &msg, sizeof(msg)) == sizeof(msg) ? 0 : 1);
-	}
-	close(p[1]);
-	if (pid < 0) {
-		close(p[0]);
-		return -1;
-	}
-	*fd = p[0];
-	return pid;
+	/* The worker's own copy: the farm's makes use -jN. */
+	job->f->kb.jobserver = job->jobserver;
+	memset(msg, 0, sizeof(*msg));
+	msg->st = kbuild_run(&job->f->kb, &job->f->m, job->c, job->src,
+			     &msg->why);
+	msg->seconds = now_seconds() - t;
 }
 
 /* The outcome of a kernel build, once run_build_all() made it. */
@@ -179,14 +166,18 @@ static void run_build_all(struct farm *f)
 	while (next < f->npre || running) {
 		struct built_msg msg;
 		struct prebuilt *p;
+		int status;
 		size_t i;
 		pid_t pid;
 
 		while (running < (size_t)f->builds && next < f->npre) {
+			struct build_job job;
+
 			p = &f->pre[next++];
+			job = (struct build_job){ f, p->c, p->src, jobserver };
 			farm_progress(f, p->c, "kernel %s", p->key);
-			slot[running].pid = build_start(f, p->c, p->src,
-							jobserver,
+			slot[running].pid = proc_worker(build_work, &job, &msg,
+							sizeof(msg),
 							&slot[running].fd);
 			if (slot[running].pid < 0) {
 				err_clear(&p->why);
@@ -198,18 +189,24 @@ static void run_build_all(struct farm *f)
 		}
 		if (!running)
 			break;
-		pid = proc_wait_any();
+		pid = proc_wait_any(&status);
 		for (i = 0; i < running && slot[i].pid != pid; i++)
 			;
 		if (i == running)
 			break;
 		p = slot[i].p;
-		if (read(slot[i].fd, &msg, sizeof(msg)) == sizeof(msg)) {
+		if (!proc_worker_read(slot[i].fd, &msg, sizeof(msg))) {
 			p->st = msg.st;
 			p->seconds = msg.seconds;
 			p->why = msg.why;
+		} else {
+			char *lost = proc_worker_lost(status);
+
+			err_clear(&p->why);
+			err_set(&p->why, "the build of kernel %s %s", p->key,
+				lost);
+			free(lost);
 		}
-		close(slot[i].fd);
 		slot[i] = slot[--running];
 		if (p->st == KBUILD_OK)
 			farm_progress(f, p->c, "kernel %s built in %.1f s",
@@ -554,39 +551,45 @@ static void run_result_save(const struct run *r)
 /* A boot in a forked worker (run_matrix() with --boots above 1). */
 struct boot_worker {
 	pid_t pid;		/* 0: none, or reaped */
+	int status;		/* its wait status once reaped, else -1 */
 	int fd;			/* the worker's struct result comes here;
 				 * -1: no boot, or collected */
 	double t0;		/* when the run's build stage began */
 };
 
+/* A boot worker's work: as a boot in this process would, the snapshot
+ * written to @run's directory. */
+struct boot_job {
+	struct farm *f;
+	struct run *run;
+};
+
+static void boot_work(void *arg, void *out)
+{
+	struct boot_job *job = arg;
+
+	run_boot(job->f, job->run);
+	memcpy(out, &job->run->res, sizeof(job->run->res));
+}
+
 /*
- * Boots @run in a forked worker, which writes the snapshot as a boot in
- * this process would and sends its struct result through a pipe.
+ * Boots @run in a forked worker, which sends its struct result back.
  * Return: 0, or -1 (nothing started) with errno.
  */
 static int boot_start(struct farm *f, struct run *run, struct boot_worker *w)
 {
-	int p[2];
+	struct boot_job job = { f, run };
+	struct result res;
 
 	/* Asked once here, not once per worker (proc_version() caches). */
 	proc_version(run->c->s.qemu_binary, &run->res.why);
 	err_clear(&run->res.why);
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return -1;
-	w->pid = proc_fork();
-	if (w->pid == 0) {
-		close(p[0]);
-		run_boot(f, run);
-		_exit(write(p[1], &run->res, sizeof(run->res)) ==
-		      sizeof(run->res) ? 0 : 1);
-	}
-	close(p[1]);
+	w->pid = proc_worker(boot_work, &job, &res, sizeof(res), &w->fd);
+	w->status = -1;
 	if (w->pid < 0) {
 		w->pid = 0;
-		close(p[0]);
 		return -1;
 	}
-	w->fd = p[0];
 	return 0;
 }
 
@@ -600,31 +603,26 @@ static void boot_collect(struct run *runs, size_t n, struct boot_worker *ws,
 {
 	struct run *run = &runs[s];
 	struct result res;
-	size_t got = 0;
-	ssize_t k;
+	int got = !proc_worker_read(ws[s].fd, &res, sizeof(res));
 
-	while (got < sizeof(res)) {
-		k = read(ws[s].fd, (char *)&res + got, sizeof(res) - got);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			break;
-		got += k;
-	}
-	close(ws[s].fd);
 	ws[s].fd = -1;
 	while (ws[s].pid) {
-		pid_t pid = proc_wait_any();
+		int status;
+		pid_t pid = proc_wait_any(&status);
 
 		for (size_t i = 0; i < n; i++)
-			if (pid < 0 || ws[i].pid == pid)
+			if (pid < 0 || ws[i].pid == pid) {
 				ws[i].pid = 0;
+				ws[i].status = pid < 0 ? -1 : status;
+			}
 	}
-	if (got < sizeof(res)) {
+	if (!got) {
+		char *lost = proc_worker_lost(ws[s].status);
+
 		run->res.v = V_QEMU_FAIL;
-		err_set(&run->res.why,
-			"the boot of %s did not report its outcome",
-			run->c->name);
+		err_set(&run->res.why, "the boot of %s %s", run->c->name,
+			lost);
+		free(lost);
 		return;
 	}
 	run->res = res;
@@ -692,7 +690,7 @@ void run_matrix(struct farm *f, struct run *runs, const struct run_hooks *h)
 	size_t started = 0;
 
 	for (size_t s = 0; s < f->nsel; s++)
-		ws[s] = (struct boot_worker){ .fd = -1 };
+		ws[s] = (struct boot_worker){ .status = -1, .fd = -1 };
 	run_build_all(f);
 	for (size_t s = 0; s < f->nsel; s++) {
 		struct run *r = &runs[s];

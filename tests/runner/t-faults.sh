@@ -9,7 +9,8 @@
 # lines on every arch), QEMU that cannot start (QEMU-FAIL), two boots
 # that disagree (FLAKY); the frame on the console instead of the channel
 # (the same snapshot, the same CORRUPT); SIGINT and
-# SIGTERM leave no QEMU or make behind; a full disk fails the build with
+# SIGTERM leave no QEMU or make behind, a boot worker killed is named so;
+# a full disk fails the build with
 # its message.
 # Runs after t-run.sh, so the kernels are built.
 . "$(dirname "$0")/../lib.sh"
@@ -189,6 +190,21 @@ for sig in INT:130 TERM:143; do
 	"$SYSFARM" check x86_64-sysfs-off >"$TMP/out" 2>&1
 	check "SIG$sig: the next check passes (status $?)" test $? -eq 0
 done
+
+# A boot worker killed (the OOM killer, say): its run says how it ended,
+# its QEMU dies with it (PR_SET_PDEATHSIG), the farm goes on.
+"$SYSFARM" check --boots 2 --append sysfarm.fault=hang x86_64-sysfs-off \
+	>"$TMP/out" 2>&1 &
+pid=$!
+wait_for "qemu-system.*$TOP/build/out/x86_64-sysfs-off/"
+qemu=$(pgrep -f "qemu-system.*$TOP/build/out/x86_64-sysfs-off/")
+kill -KILL "$(ps -o ppid= -p "$qemu")"
+wait "$pid"
+check "a boot worker killed: exit 125 (status $?)" test $? -eq 125
+check "... QEMU-FAIL saying it was killed by signal 9" grep -q \
+	'QEMU-FAIL.*the boot of x86_64-sysfs-off was killed by signal 9' \
+	"$TMP/out"
+check "... its QEMU died with it" no_qemu_left x86_64-sysfs-off
 
 # SIGTERM while make compiles two kernels at once (another series changes
 # kernel/workqueue.c): no make or compiler left, and the next run rebuilds
