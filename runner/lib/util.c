@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -579,6 +580,50 @@ int hash_file(uint64_t *h, const char *path)
 	*h = hash_bytes(*h, buf, len);
 	free(buf);
 	return 0;
+}
+
+int stamp_matches(const char *path, const char *want)
+{
+	char *have = file_read(path, NULL);
+	int same = have && !strcmp(have, want);
+
+	free(have);
+	return same;
+}
+
+static char *stamp_path(const char *out)
+{
+	return xstrfmt("%s.key", out);
+}
+
+int stamp_fresh(const char *out, uint64_t key)
+{
+	char *path = stamp_path(out), want[18];
+	int fresh;
+
+	snprintf(want, sizeof(want), "%016" PRIx64 "\n", key);
+	fresh = stamp_matches(path, want) && path_exists(out);
+	free(path);
+	return fresh;
+}
+
+void stamp_clear(const char *out)
+{
+	char *path = stamp_path(out);
+
+	unlink(path);
+	free(path);
+}
+
+int stamp_save(const char *out, uint64_t key)
+{
+	char *path = stamp_path(out), text[18];
+	int ret;
+
+	snprintf(text, sizeof(text), "%016" PRIx64 "\n", key);
+	ret = file_write_atomic(path, text, 17);
+	free(path);
+	return ret;
 }
 
 double now_seconds(void)

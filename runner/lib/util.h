@@ -257,6 +257,19 @@ uint64_t hash_str(uint64_t h, const char *s);
 /* Hashes the content of @path; -1 with errno set when it cannot be read. */
 int hash_file(uint64_t *h, const char *path);
 
+/* Does the file @path hold exactly @want? */
+int stamp_matches(const char *path, const char *want);
+
+/*
+ * An output made from inputs whose hash is a key: @out's key is kept in
+ * OUT.key. stamp_fresh(): does @out exist, made from @key's inputs?
+ * stamp_clear() before remaking @out (a crash between the two writes then
+ * leaves no key that lies), stamp_save() after.
+ */
+int stamp_fresh(const char *out, uint64_t key);
+void stamp_clear(const char *out);
+int stamp_save(const char *out, uint64_t key);
+
 /* Seconds on CLOCK_MONOTONIC. */
 double now_seconds(void);
 

@@ -68,9 +68,9 @@ static int run_logged(struct strv *argv, const char *log, double timeout)
 	return proc_run(&p, &code) == PROC_EXITED && code == 0 ? 0 : -1;
 }
 
-/* dtc -I IN_FMT -O OUT_FMT -o OUT IN, its messages to @log. */
+/* dtc -I IN_FMT -O OUT_FMT [-d DEPS] -o OUT IN, its messages to @log. */
 static int dtc(const char *in, const char *in_fmt, const char *out,
-	       const char *out_fmt, const char *log)
+	       const char *out_fmt, const char *deps, const char *log)
 {
 	const char *argv[] = { "dtc", "-q", "-I", in_fmt, "-O", out_fmt,
 			       "-o", out, in, NULL };
@@ -79,30 +79,63 @@ static int dtc(const char *in, const char *in_fmt, const char *out,
 
 	for (const char *const *a = argv; *a; a++)
 		strv_push(&sv, *a);
+	if (deps) {
+		strv_push(&sv, "-d");
+		strv_push(&sv, deps);
+	}
 	ret = run_logged(&sv, log, 60);
 	strv_release(&sv);
 	return ret;
 }
 
-int boot_dtb(const struct matrix *m, const struct config *c,
-	     const char *outdir, char **dtb, struct sf_err *err)
+/*
+ * The files dtc's make rule @deps names (the board tree, the machine's,
+ * the fragments and what they include), hashed into @h.
+ * Return: 0, or -1 when the rule or one of them cannot be read.
+ */
+static int hash_deps(uint64_t *h, const char *deps)
+{
+	size_t len;
+	char *text = file_read(deps, &len), *save, *tok;
+	int bad = !text, target = 1;
+
+	for (tok = text ? strtok_r(text, " \t\n\\", &save) : NULL;
+	     tok && !bad; tok = strtok_r(NULL, " \t\n\\", &save)) {
+		if (target) {	/* "board.dtb:" */
+			target = 0;
+			continue;
+		}
+		*h = hash_str(*h, tok);
+		bad = hash_file(h, tok);
+	}
+	free(text);
+	return bad || target ? -1 : 0;
+}
+
+/*
+ * QEMU's tree for @c's machine as outdir/virt.dts, dumped and decompiled
+ * only when QEMU or the machine's options changed.
+ * Return: the key it was made from, or 0 with @err set.
+ */
+static uint64_t machine_dts(const struct config *c, const char *outdir,
+			    const char *log, struct sf_err *err)
 {
 	char *dumped = path_machine_dtb(outdir);
 	char *dts = path_machine_dts(outdir);
-	char *board = path_board_dts(outdir);
-	char *log = path_dtc_log(outdir);
-	char *out = path_board_dtb(outdir);
-	char *text = NULL, *esc;
+	const char *qemu = proc_version(c->s.qemu_binary, err);
 	struct strv argv = STRV_INIT;
-	int ret = -1;
+	uint64_t key = 0;
+	char *esc;
 
-	*dtb = NULL;
-	if (!c->s.dts.n) {
-		ret = 0;
+	if (!qemu)
 		goto out;
-	}
-	unlink(log);
 	machine_args(c, &argv);
+	key = hash_str(hash_str(HASH_INIT, "machine dts 1"), qemu);
+	for (size_t i = 0; i < argv.n; i++)
+		key = hash_str(key, argv.v[i]);
+	if (stamp_fresh(dts, key))
+		goto out;
+	stamp_clear(dts);
 	/* -M is given twice: the last one, with dumpdtb, wins. */
 	esc = qemu_escape(dumped);
 	strv_push(&argv, "-M");
@@ -111,12 +144,44 @@ int boot_dtb(const struct matrix *m, const struct config *c,
 	if (run_logged(&argv, log, 60)) {
 		err_set(err, "cannot dump the %s device tree (see %s)",
 			c->s.qemu_machine, log);
-		goto out;
-	}
-	if (dtc(dumped, "dtb", dts, "dts", log)) {
+		key = 0;
+	} else if (dtc(dumped, "dtb", dts, "dts", NULL, log)) {
 		err_set(err, "dtc cannot decompile %s (see %s)", dumped, log);
+		key = 0;
+	} else {
+		stamp_save(dts, key);
+	}
+out:
+	strv_release(&argv);
+	free(dumped);
+	free(dts);
+	return key;
+}
+
+int boot_dtb(const struct matrix *m, const struct config *c,
+	     const char *outdir, char **dtb, struct sf_err *err)
+{
+	char *dts = path_machine_dts(outdir);
+	char *board = path_board_dts(outdir);
+	char *log = path_dtc_log(outdir);
+	char *out = path_board_dtb(outdir);
+	char *deps = xstrfmt("%s.d", out);
+	char *text = NULL, *old;
+	const char *ver;
+	uint64_t base, key, mkey;
+	size_t len;
+	int ret = -1;
+
+	*dtb = NULL;
+	if (!c->s.dts.n) {
+		ret = 0;
 		goto out;
 	}
+	unlink(log);
+	mkey = machine_dts(c, outdir, log, err);
+	ver = mkey ? proc_version("dtc", err) : NULL;
+	if (!ver)
+		goto out;
 	text = xstrfmt("/dts-v1/;\n/include/ \"%s\"\n", dts);
 	for (size_t i = 0; i < c->s.dts.n; i++) {
 		char *frag = matrix_file(m, c->s.dts.v[i]);
@@ -126,28 +191,42 @@ int boot_dtb(const struct matrix *m, const struct config *c,
 		free(text);
 		text = more;
 	}
-	if (file_write_atomic(board, text, strlen(text))) {
+	/* rewritten only when the fragments changed: its mtime stays */
+	old = file_read(board, &len);
+	if ((!old || strcmp(old, text)) &&
+	    file_write_atomic(board, text, strlen(text))) {
+		free(old);
 		err_set(err, "%s: cannot write: %s", board, strerror(errno));
 		goto out;
 	}
-	if (dtc(board, "dts", out, "dtb", log)) {
+	free(old);
+	/* the machine's tree, dtc, and every file the last build read */
+	base = hash_str(hash_bytes(HASH_INIT, &mkey, sizeof(mkey)), ver);
+	key = base;
+	if (!hash_deps(&key, deps) && stamp_fresh(out, key))
+		goto made;
+	stamp_clear(out);
+	if (dtc(board, "dts", out, "dtb", deps, log)) {
 		char *tail = file_tail(log, TAIL_LINES);
 
 		err_set(err, "dtc cannot build %s:\n%s", board, tail);
 		free(tail);
 		goto out;
 	}
+	key = base;
+	if (!hash_deps(&key, deps))
+		stamp_save(out, key);
+made:
 	*dtb = out;
 	out = NULL;
 	ret = 0;
 out:
-	strv_release(&argv);
 	free(text);
-	free(dumped);
 	free(dts);
 	free(board);
 	free(log);
 	free(out);
+	free(deps);
 	return ret;
 }
 

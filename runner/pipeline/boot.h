@@ -38,7 +38,10 @@ struct boot {
  * @dtb: set to outdir/board.dtb (malloc'd), or NULL when @c has none
  *
  * Dumps the tree QEMU generates for the machine and merges the fragments
- * into it with dtc.
+ * into it with dtc, each step only when what it reads changed: QEMU's
+ * version and machine options for the first (virt.dts.key), the files
+ * dtc's last build read (its make rule board.dtb.d) for the second
+ * (board.dtb.key).
  *
  * Return: 0, or -1 with @err set.
  */

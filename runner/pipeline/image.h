@@ -14,6 +14,9 @@
  * image_build() - write @out for configuration @c
  * @init: the guest's /init script
  *
+ * Only when what it is made from changed: the hash of its files and
+ * settings is kept in OUT.key, and an @out made from the same is kept.
+ *
  * Return: 0, or -1 with @err naming the file that could not be read or
  * written.
  */

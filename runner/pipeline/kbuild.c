@@ -387,14 +387,6 @@ static int config_verify(const struct matrix *m, const struct config *c,
 	return bad ? err_set(err, "%s", dropped) : 0;
 }
 
-static int stamp_matches(const char *path, const char *want)
-{
-	char *have = file_read(path, NULL);
-	int same = have && !strcmp(have, want);
-
-	free(have);
-	return same;
-}
 
 /*
  * Objects built from another tarball go: its files keep the tarball's

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The whole matrix, built and booted: every configuration sends a snapshot
 # that matches FORMAT.md, no kernel is built twice, and a second run
-# rebuilds nothing.
+# rebuilds nothing, kernel, initramfs or device tree.
 . "$(dirname "$0")/../lib.sh"
 cd "$TOP" || exit 1
 OUT=build/out
@@ -54,12 +54,63 @@ else
 		"the first run built $built kernels (they were up to date)"
 fi
 
+# made: each initramfs and device tree the runs made, its inode and mtime
+made() {
+	find build/out \( -name initramfs.cpio -o -name virt.dts \
+		-o -name board.dtb \) -exec stat -c '%n %i %y' {} + | sort
+}
+made >"$TMP/made1"
+
 "$SYSFARM" run >"$TMP/run2" 2>"$TMP/run2.err"
 check "second sysfarm run exits 0" test $? -eq 0
 check "second run builds nothing" \
 	sh -c "! grep 'built in\|kernel build failed' '$TMP/run2.err'"
 check "second run finds the kernel of each of the 10 up to date" \
 	test "$(grep -c 'is up to date' "$TMP/run2.err")" -eq 10
+made >"$TMP/made2"
+check "... and remakes none of the 10 initramfs and 2 device trees" sh -c "
+	test \$(grep -c initramfs.cpio '$TMP/made1') -eq 10 &&
+	test \$(grep -c board.dtb '$TMP/made1') -eq 2 &&
+	diff -u '$TMP/made1' '$TMP/made2'"
+
+# A device-tree fragment added (boot data: the same kernel): the board's
+# tree is made again with it, QEMU's machine tree is not; back on the
+# farm's matrix, the board's tree is made again without it.
+A=arm-sysfs-on-tca6507
+D=build/tests/run-dtb
+mkdir -p "$D"
+echo '/ { sysfarm-test-node { }; };' >"$D/extra.dtsi"
+sed -e 's#\(\[\|, \|: \)\(patches\|snapshotter\|build\)/#\1../../\2/#g' \
+	-e 's#\(dts: \[.*tca6507-gta04.dtsi\)\]#\1, extra.dtsi]#' \
+	matrix.yaml >"$D/matrix.yaml"
+# row FILE NAME: the line of $A's NAME in FILE (made's output)
+row() {
+	grep "^build/out/$A/$2 " "$1"
+}
+# node: does $A's board tree hold the test's node?
+node() {
+	dtc -q -I dtb -O dts "build/out/$A/board.dtb" | grep -q sysfarm-test-node
+}
+no_node() {
+	! node
+}
+"$SYSFARM" run --matrix "$D/matrix.yaml" --build-dir build "$A" \
+	>"$TMP/dtb" 2>&1
+check "a fragment added: $A boots (status $?)" test $? -eq 0
+made >"$TMP/made3"
+check "... its kernel only booted" grep -q "kernel .* is up to date" "$TMP/dtb"
+row "$TMP/made2" board.dtb >"$TMP/dtb2"
+row "$TMP/made3" board.dtb >"$TMP/dtb3"
+check "... its board tree made again" sh -c "! cmp -s '$TMP/dtb2' '$TMP/dtb3'"
+check "... holding the fragment" node
+row "$TMP/made2" virt.dts >"$TMP/virt2"
+row "$TMP/made3" virt.dts >"$TMP/virt3"
+check "... QEMU's machine tree kept" cmp "$TMP/virt2" "$TMP/virt3"
+"$SYSFARM" run "$A" >"$TMP/dtb" 2>&1
+check "back on matrix.yaml: $A boots (status $?)" test $? -eq 0
+check "... with the board tree made again without the fragment" no_node
+rm -rf "$D"
+
 # --boots 2: the second configuration boots before the first one's verdict;
 # the results stay in matrix order.
 "$SYSFARM" run --boots 2 >"$TMP/run3" 2>"$TMP/run3.err"
