@@ -66,4 +66,10 @@ PATH_FUNC(path_machine_dtb, "virt.dtb")
 PATH_FUNC(path_machine_dts, "virt.dts")
 PATH_FUNC(path_board_dts, "board.dts")
 PATH_FUNC(path_board_dtb, "board.dtb")
+PATH_FUNC(path_board_new, "board.dtb.new")
 PATH_FUNC(path_dtc_log, "dtc.log")
+
+char *path_key(const char *file)
+{
+	return xstrfmt("%s.key", file);
+}

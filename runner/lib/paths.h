@@ -20,7 +20,8 @@
  *                               snapshot.diff result.json
  *                               console.log qemu.log channel.out
  *                               initramfs.cpio virt.dtb virt.dts
- *                               board.dts board.dtb dtc.log
+ *                               board.dts board.dtb board.dtb.new
+ *                               dtc.log, each made file's FILE.key
  *                               lava/: job.yaml device.yaml
  *                               dispatcher.yaml lava.log output/
  *                               (the LAVA back end's boot)
@@ -94,6 +95,10 @@ char *path_machine_dtb(const char *out);	/* virt.dtb, QEMU's own */
 char *path_machine_dts(const char *out);	/* virt.dts, decompiled */
 char *path_board_dts(const char *out);		/* board.dts, + fragments */
 char *path_board_dtb(const char *out);		/* board.dtb, booted */
+char *path_board_new(const char *out);		/* board.dtb.new, dtc's */
 char *path_dtc_log(const char *out);		/* dtc.log */
+
+/* Beside a file made only when its inputs change (stamp_fresh()). */
+char *path_key(const char *file);		/* FILE.key: their hash */
 
 #endif

@@ -2,6 +2,7 @@
 /* Child processes in their own process group, with deadlines and cleanup. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -519,6 +520,10 @@ pid_t proc_worker(void (*fn)(void *arg, void *msg), void *arg, void *msg,
 	int p[2];
 	pid_t pid;
 
+	if (len > PIPE_BUF) {
+		errno = EINVAL;
+		return -1;
+	}
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return -1;
 	pid = proc_fork();

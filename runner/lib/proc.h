@@ -69,18 +69,25 @@ pid_t proc_fork(void);
 pid_t proc_wait_any(int *status);
 
 /**
- * proc_worker() - a proc_fork() worker that calls @fn(@arg, @msg) and sends
- * the @len bytes of @msg back through a pipe
+ * proc_worker() - a proc_fork() worker that calls @fn and sends its message
+ * @fn: the work; it fills all of @msg and returns (the worker then ends)
+ * @arg: what @fn works on, the worker's own copy
+ * @msg: where @fn puts the message, in the worker
+ * @len: its size: at most PIPE_BUF, so that the worker's one write never
+ *	waits for a reader (the parent may read only once it has ended)
  * @fd: the pipe's read end, for proc_worker_read()
  *
- * Return: the worker's pid, or -1 (nothing started) with errno.
+ * Return: the worker's pid, or -1 (nothing started) with errno: EINVAL
+ * when @len is over PIPE_BUF.
  */
 pid_t proc_worker(void (*fn)(void *arg, void *msg), void *arg, void *msg,
 		  size_t len, int *fd);
 
 /**
- * proc_worker_read() - the message a proc_worker() sent: @len bytes into
- * @msg; closes @fd
+ * proc_worker_read() - the message a proc_worker() sent
+ * @fd: the pipe proc_worker() gave; closed here
+ * @msg: where the message goes
+ * @len: its size, as proc_worker() was given
  *
  * Return: 0, or -1 when the worker ended before sending all of it.
  */

@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -504,6 +503,18 @@ int file_put(const char *path, const char *text, size_t len, int append)
 	return ret;
 }
 
+int file_update(const char *path, const void *buf, size_t len)
+{
+	size_t have_len;
+	char *have = file_read(path, &have_len);
+	int same = have && have_len == len && !memcmp(have, buf, len);
+
+	free(have);
+	if (same)
+		return 1;
+	return file_write_atomic(path, buf, len);
+}
+
 int path_exists(const char *path)
 {
 	struct stat st;
@@ -589,41 +600,6 @@ int stamp_matches(const char *path, const char *want)
 
 	free(have);
 	return same;
-}
-
-static char *stamp_path(const char *out)
-{
-	return xstrfmt("%s.key", out);
-}
-
-int stamp_fresh(const char *out, uint64_t key)
-{
-	char *path = stamp_path(out), want[18];
-	int fresh;
-
-	snprintf(want, sizeof(want), "%016" PRIx64 "\n", key);
-	fresh = stamp_matches(path, want) && path_exists(out);
-	free(path);
-	return fresh;
-}
-
-void stamp_clear(const char *out)
-{
-	char *path = stamp_path(out);
-
-	unlink(path);
-	free(path);
-}
-
-int stamp_save(const char *out, uint64_t key)
-{
-	char *path = stamp_path(out), text[18];
-	int ret;
-
-	snprintf(text, sizeof(text), "%016" PRIx64 "\n", key);
-	ret = file_write_atomic(path, text, 17);
-	free(path);
-	return ret;
 }
 
 double now_seconds(void)

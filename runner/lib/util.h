@@ -241,6 +241,14 @@ int file_put(const char *path, const char *text, size_t len, int append);
  */
 void file_write_atomic_abort(void);
 
+/**
+ * file_update() - file_write_atomic(), unless @path holds exactly @buf
+ *
+ * Return: 1 when @path was left as it was, 0 when written, -1 with errno
+ * set when it could not be.
+ */
+int file_update(const char *path, const void *buf, size_t len);
+
 /* Does @path exist (any type)? */
 int path_exists(const char *path);
 
@@ -259,16 +267,6 @@ int hash_file(uint64_t *h, const char *path);
 
 /* Does the file @path hold exactly @want? */
 int stamp_matches(const char *path, const char *want);
-
-/*
- * An output made from inputs whose hash is a key: @out's key is kept in
- * OUT.key. stamp_fresh(): does @out exist, made from @key's inputs?
- * stamp_clear() before remaking @out (a crash between the two writes then
- * leaves no key that lies), stamp_save() after.
- */
-int stamp_fresh(const char *out, uint64_t key);
-void stamp_clear(const char *out);
-int stamp_save(const char *out, uint64_t key);
 
 /* Seconds on CLOCK_MONOTONIC. */
 double now_seconds(void);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Runs QEMU for one configuration and turns what came back into a verdict. */
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,9 +70,50 @@ static int run_logged(struct strv *argv, const char *log, double timeout)
 	return proc_run(&p, &code) == PROC_EXITED && code == 0 ? 0 : -1;
 }
 
-/* dtc -I IN_FMT -O OUT_FMT [-d DEPS] -o OUT IN, its messages to @log. */
+/*
+ * A file made only when its inputs change: the hash of what it was made
+ * from is kept in path_key(@out). Remaking it goes stamp_clear(), make,
+ * stamp_save(), which syncs @out before writing its key: neither a crash
+ * nor a power cut leaves a key that lies.
+ */
+static int stamp_fresh(const char *out, uint64_t key)
+{
+	char *path = path_key(out), want[18];
+	int fresh;
+
+	snprintf(want, sizeof(want), "%016" PRIx64 "\n", key);
+	fresh = stamp_matches(path, want) && path_exists(out);
+	free(path);
+	return fresh;
+}
+
+static void stamp_clear(const char *out)
+{
+	char *path = path_key(out);
+
+	unlink(path);
+	free(path);
+}
+
+static int stamp_save(const char *out, uint64_t key)
+{
+	char *path = path_key(out), text[18];
+	int fd = open(out, O_RDONLY | O_CLOEXEC), ret = -1;
+
+	/* on disk before its key: a power cut never keeps an empty @out */
+	if (fd >= 0 && !fsync(fd)) {
+		snprintf(text, sizeof(text), "%016" PRIx64 "\n", key);
+		ret = file_write_atomic(path, text, 17);
+	}
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	return ret;
+}
+
+/* dtc -I IN_FMT -O OUT_FMT -o OUT IN, its messages to @log. */
 static int dtc(const char *in, const char *in_fmt, const char *out,
-	       const char *out_fmt, const char *deps, const char *log)
+	       const char *out_fmt, const char *log)
 {
 	const char *argv[] = { "dtc", "-q", "-I", in_fmt, "-O", out_fmt,
 			       "-o", out, in, NULL };
@@ -79,62 +122,39 @@ static int dtc(const char *in, const char *in_fmt, const char *out,
 
 	for (const char *const *a = argv; *a; a++)
 		strv_push(&sv, *a);
-	if (deps) {
-		strv_push(&sv, "-d");
-		strv_push(&sv, deps);
-	}
 	ret = run_logged(&sv, log, 60);
 	strv_release(&sv);
 	return ret;
 }
 
 /*
- * The files dtc's make rule @deps names (the board tree, the machine's,
- * the fragments and what they include), hashed into @h.
- * Return: 0, or -1 when the rule or one of them cannot be read.
- */
-static int hash_deps(uint64_t *h, const char *deps)
-{
-	size_t len;
-	char *text = file_read(deps, &len), *save, *tok;
-	int bad = !text, target = 1;
-
-	for (tok = text ? strtok_r(text, " \t\n\\", &save) : NULL;
-	     tok && !bad; tok = strtok_r(NULL, " \t\n\\", &save)) {
-		if (target) {	/* "board.dtb:" */
-			target = 0;
-			continue;
-		}
-		*h = hash_str(*h, tok);
-		bad = hash_file(h, tok);
-	}
-	free(text);
-	return bad || target ? -1 : 0;
-}
-
-/*
  * QEMU's tree for @c's machine as outdir/virt.dts, dumped and decompiled
- * only when QEMU or the machine's options changed.
- * Return: the key it was made from, or 0 with @err set.
+ * only when QEMU, dtc or the machine's options changed (stamp_fresh()).
+ * Return: 0, or -1 with @err set.
  */
-static uint64_t machine_dts(const struct config *c, const char *outdir,
-			    const char *log, struct sf_err *err)
+static int machine_dts(const struct config *c, const char *outdir,
+		       const char *log, struct sf_err *err)
 {
 	char *dumped = path_machine_dtb(outdir);
 	char *dts = path_machine_dts(outdir);
 	const char *qemu = proc_version(c->s.qemu_binary, err);
+	const char *dtc_version = qemu ? proc_version("dtc", err) : NULL;
 	struct strv argv = STRV_INIT;
-	uint64_t key = 0;
+	uint64_t key;
 	char *esc;
+	int ret = -1;
 
-	if (!qemu)
+	if (!dtc_version)
 		goto out;
 	machine_args(c, &argv);
-	key = hash_str(hash_str(HASH_INIT, "machine dts 1"), qemu);
+	key = hash_str(HASH_INIT, "machine dts 1");
+	key = hash_str(hash_str(key, qemu), dtc_version);
 	for (size_t i = 0; i < argv.n; i++)
 		key = hash_str(key, argv.v[i]);
+	ret = 0;
 	if (stamp_fresh(dts, key))
 		goto out;
+	ret = -1;
 	stamp_clear(dts);
 	/* -M is given twice: the last one, with dumpdtb, wins. */
 	esc = qemu_escape(dumped);
@@ -144,18 +164,20 @@ static uint64_t machine_dts(const struct config *c, const char *outdir,
 	if (run_logged(&argv, log, 60)) {
 		err_set(err, "cannot dump the %s device tree (see %s)",
 			c->s.qemu_machine, log);
-		key = 0;
-	} else if (dtc(dumped, "dtb", dts, "dts", NULL, log)) {
-		err_set(err, "dtc cannot decompile %s (see %s)", dumped, log);
-		key = 0;
-	} else {
-		stamp_save(dts, key);
+		goto out;
 	}
+	if (dtc(dumped, "dtb", dts, "dts", log)) {
+		err_set(err, "dtc cannot decompile %s (see %s)", dumped, log);
+		goto out;
+	}
+	/* not saved: the next boot dumps it again */
+	stamp_save(dts, key);
+	ret = 0;
 out:
 	strv_release(&argv);
 	free(dumped);
 	free(dts);
-	return key;
+	return ret;
 }
 
 int boot_dtb(const struct matrix *m, const struct config *c,
@@ -165,10 +187,8 @@ int boot_dtb(const struct matrix *m, const struct config *c,
 	char *board = path_board_dts(outdir);
 	char *log = path_dtc_log(outdir);
 	char *out = path_board_dtb(outdir);
-	char *deps = xstrfmt("%s.d", out);
-	char *text = NULL, *old;
-	const char *ver;
-	uint64_t base, key, mkey;
+	char *made = path_board_new(outdir);
+	char *text = NULL, *bin = NULL;
 	size_t len;
 	int ret = -1;
 
@@ -178,9 +198,7 @@ int boot_dtb(const struct matrix *m, const struct config *c,
 		goto out;
 	}
 	unlink(log);
-	mkey = machine_dts(c, outdir, log, err);
-	ver = mkey ? proc_version("dtc", err) : NULL;
-	if (!ver)
+	if (machine_dts(c, outdir, log, err))
 		goto out;
 	text = xstrfmt("/dts-v1/;\n/include/ \"%s\"\n", dts);
 	for (size_t i = 0; i < c->s.dts.n; i++) {
@@ -191,42 +209,40 @@ int boot_dtb(const struct matrix *m, const struct config *c,
 		free(text);
 		text = more;
 	}
-	/* rewritten only when the fragments changed: its mtime stays */
-	old = file_read(board, &len);
-	if ((!old || strcmp(old, text)) &&
-	    file_write_atomic(board, text, strlen(text))) {
-		free(old);
+	if (file_update(board, text, strlen(text)) < 0) {
 		err_set(err, "%s: cannot write: %s", board, strerror(errno));
 		goto out;
 	}
-	free(old);
-	/* the machine's tree, dtc, and every file the last build read */
-	base = hash_str(hash_bytes(HASH_INIT, &mkey, sizeof(mkey)), ver);
-	key = base;
-	if (!hash_deps(&key, deps) && stamp_fresh(out, key))
-		goto made;
-	stamp_clear(out);
-	if (dtc(board, "dts", out, "dtb", deps, log)) {
+	/*
+	 * Compiled at each boot (milliseconds; dtc follows the fragments'
+	 * own includes), booted from a board.dtb replaced only when it
+	 * differs.
+	 */
+	if (dtc(board, "dts", made, "dtb", log)) {
 		char *tail = file_tail(log, TAIL_LINES);
 
 		err_set(err, "dtc cannot build %s:\n%s", board, tail);
 		free(tail);
 		goto out;
 	}
-	key = base;
-	if (!hash_deps(&key, deps))
-		stamp_save(out, key);
-made:
+	bin = file_read(made, &len);
+	if (!bin || file_update(out, bin, len) < 0) {
+		err_set(err, "%s: cannot write: %s", out, strerror(errno));
+		goto out;
+	}
 	*dtb = out;
 	out = NULL;
 	ret = 0;
 out:
+	if (made)
+		unlink(made);
+	free(made);
+	free(bin);
 	free(text);
 	free(dts);
 	free(board);
 	free(log);
 	free(out);
-	free(deps);
 	return ret;
 }
 

@@ -38,10 +38,9 @@ struct boot {
  * @dtb: set to outdir/board.dtb (malloc'd), or NULL when @c has none
  *
  * Dumps the tree QEMU generates for the machine and merges the fragments
- * into it with dtc, each step only when what it reads changed: QEMU's
- * version and machine options for the first (virt.dts.key), the files
- * dtc's last build read (its make rule board.dtb.d) for the second
- * (board.dtb.key).
+ * into it with dtc. The dump only when QEMU, dtc or the machine options
+ * changed (virt.dts's key, stamp_fresh()); the merge at each boot, its
+ * board.dtb replaced only when it differs.
  *
  * Return: 0, or -1 with @err set.
  */

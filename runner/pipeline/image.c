@@ -91,67 +91,20 @@ static int cpio_file(struct cpio *a, const char *name, unsigned int perm,
 	return 0;
 }
 
-static uint64_t hash_lines(uint64_t h, const struct strv *sv)
-{
-	h = hash_bytes(h, &sv->n, sizeof(sv->n));
-	for (size_t i = 0; i < sv->n; i++)
-		h = hash_str(h, sv->v[i]);
-	return h;
-}
-
-/*
- * What the archive is made from: the layout below and every file and line
- * it holds. 0 when a file cannot be read (image_build() then says why).
- */
-static uint64_t image_key(const struct matrix *m, const struct settings *s,
-			  const char *init)
-{
-	const char *fixed[] = { s->busybox, s->snapshotter };
-	uint64_t h = hash_str(HASH_INIT, "initramfs 1");
-	size_t i;
-	int bad = hash_file(&h, init);
-
-	for (i = 0; i < ARRAY_SIZE(dirs); i++)
-		h = hash_str(h, dirs[i]);
-	for (i = 0; i < ARRAY_SIZE(nodes); i++) {
-		h = hash_str(h, nodes[i].name);
-		h = hash_bytes(h, &nodes[i].major, sizeof(nodes[i].major));
-		h = hash_bytes(h, &nodes[i].minor, sizeof(nodes[i].minor));
-	}
-	for (i = 0; i < ARRAY_SIZE(applets); i++)
-		h = hash_str(h, applets[i]);
-	for (i = 0; i < ARRAY_SIZE(fixed) + s->probes.n; i++) {
-		const char *name = i < ARRAY_SIZE(fixed) ? fixed[i] :
-				   s->probes.v[i - ARRAY_SIZE(fixed)];
-		char *path = matrix_file(m, name);
-
-		h = hash_str(h, name);
-		bad |= hash_file(&h, path);
-		free(path);
-	}
-	h = hash_lines(hash_lines(h, &s->kmsg), &s->roots);
-	return bad ? 0 : h;
-}
-
 int image_build(const struct matrix *m, const struct config *c,
 		const char *init, const char *out, struct sf_err *err)
 {
 	const struct settings *s = &c->s;
-	char *tmp = xstrfmt("%s.tmp", out), *path;
-	uint64_t key = image_key(m, s, init);
 	struct cpio a = { 0 };
-	size_t i;
+	char *buf = NULL, *path;
+	size_t i, len = 0;
 	int ret = -1;
 
-	if (key && stamp_fresh(out, key)) {
-		free(tmp);
-		return 0;
-	}
-	stamp_clear(out);
-	a.f = fopen(tmp, "wb");
+	/* made in memory: written only when it differs from the last one */
+	a.f = open_memstream(&buf, &len);
 	if (!a.f) {
-		err_set(err, "%s: cannot create: %s", tmp, strerror(errno));
-		goto out;
+		err_set(err, "cannot make an initramfs: %s", strerror(errno));
+		return -1;
 	}
 	for (i = 0; i < ARRAY_SIZE(dirs); i++)
 		cpio_entry(&a, dirs[i], S_IFDIR | 0755, NULL, 0, 0, 0);
@@ -203,20 +156,17 @@ int image_build(const struct matrix *m, const struct config *c,
 out_close:
 	if (ferror(a.f) | fclose(a.f)) {
 		if (!ret)
-			err_set(err, "%s: cannot write: %s", tmp,
+			err_set(err, "cannot make an initramfs: %s",
 				strerror(errno));
 		ret = -1;
 	}
-	if (!ret && rename(tmp, out)) {
-		err_set(err, "%s: cannot rename: %s", out, strerror(errno));
+	if (ret)
+		goto out;
+	if (file_update(out, buf, len) < 0) {
+		err_set(err, "%s: cannot write: %s", out, strerror(errno));
 		ret = -1;
 	}
-	/* no key kept: the next run makes it again */
-	if (!ret && key)
-		stamp_save(out, key);
-	if (ret)
-		remove(tmp);
 out:
-	free(tmp);
+	free(buf);
 	return ret;
 }

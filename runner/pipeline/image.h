@@ -14,8 +14,8 @@
  * image_build() - write @out for configuration @c
  * @init: the guest's /init script
  *
- * Only when what it is made from changed: the hash of its files and
- * settings is kept in OUT.key, and an @out made from the same is kept.
+ * The archive is made in memory and written only when it differs from what
+ * @out holds (file_update()): an unchanged @out keeps its inode and mtime.
  *
  * Return: 0, or -1 with @err naming the file that could not be read or
  * written.

@@ -387,7 +387,6 @@ static int config_verify(const struct matrix *m, const struct config *c,
 	return bad ? err_set(err, "%s", dropped) : 0;
 }
 
-
 /*
  * Objects built from another tarball go: its files keep the tarball's
  * mtimes, older than those objects, so after a source update make would

@@ -174,7 +174,9 @@ static void run_build_all(struct farm *f)
 			struct build_job job;
 
 			p = &f->pre[next++];
-			job = (struct build_job){ f, p->c, p->src, jobserver };
+			job = (struct build_job){ .f = f, .c = p->c,
+						  .src = p->src,
+						  .jobserver = jobserver };
 			farm_progress(f, p->c, "kernel %s", p->key);
 			slot[running].pid = proc_worker(build_work, &job, &msg,
 							sizeof(msg),
@@ -557,8 +559,10 @@ struct boot_worker {
 	double t0;		/* when the run's build stage began */
 };
 
-/* A boot worker's work: as a boot in this process would, the snapshot
- * written to @run's directory. */
+/*
+ * A boot worker's work: as a boot in this process would, the snapshot
+ * written to @run's directory.
+ */
 struct boot_job {
 	struct farm *f;
 	struct run *run;
@@ -578,7 +582,7 @@ static void boot_work(void *arg, void *out)
  */
 static int boot_start(struct farm *f, struct run *run, struct boot_worker *w)
 {
-	struct boot_job job = { f, run };
+	struct boot_job job = { .f = f, .run = run };
 	struct result res;
 
 	/* Asked once here, not once per worker (proc_version() caches). */
@@ -611,7 +615,7 @@ static void boot_collect(struct run *runs, size_t n, struct boot_worker *ws,
 		pid_t pid = proc_wait_any(&status);
 
 		for (size_t i = 0; i < n; i++)
-			if (pid < 0 || ws[i].pid == pid) {
+			if (ws[i].pid && (pid < 0 || ws[i].pid == pid)) {
 				ws[i].pid = 0;
 				ws[i].status = pid < 0 ? -1 : status;
 			}

@@ -68,47 +68,82 @@ check "second run builds nothing" \
 check "second run finds the kernel of each of the 10 up to date" \
 	test "$(grep -c 'is up to date' "$TMP/run2.err")" -eq 10
 made >"$TMP/made2"
-check "... and remakes none of the 10 initramfs and 2 device trees" sh -c "
-	test \$(grep -c initramfs.cpio '$TMP/made1') -eq 10 &&
-	test \$(grep -c board.dtb '$TMP/made1') -eq 2 &&
+n=$(wc -l <"$TMP/configs.names")
+trees=$(grep -c '^arm-.*-tca6507' "$TMP/configs.names")
+check "... and remakes none of the $n initramfs and $trees device trees" sh -c "
+	test \$(grep -c initramfs.cpio '$TMP/made1') -ge $n &&
+	test \$(grep -c board.dtb '$TMP/made1') -ge $trees &&
 	diff -u '$TMP/made1' '$TMP/made2'"
 
-# A device-tree fragment added (boot data: the same kernel): the board's
-# tree is made again with it, QEMU's machine tree is not; back on the
-# farm's matrix, the board's tree is made again without it.
+# Boot data edited, the kernel kept: a device-tree fragment added, then
+# edited, remakes the board's tree, never QEMU's machine tree; a probe file
+# edited remakes the initramfs (one moved does not: it is made from
+# bytes, not paths); back on the farm's matrix, both are as they were.
 A=arm-sysfs-on-tca6507
 D=build/tests/run-dtb
 mkdir -p "$D"
-echo '/ { sysfarm-test-node { }; };' >"$D/extra.dtsi"
-sed -e 's#\(\[\|, \|: \)\(patches\|snapshotter\|build\)/#\1../../\2/#g' \
+echo '/ { sysfarm-test-a { }; };' >"$D/extra.dtsi"
+cp snapshotter/probes/workqueue.probes "$D/"
+sed -e 's#\(\[\|, \|: \)\(patches\|snapshotter\|build\)/#\1../../../\2/#g' \
 	-e 's#\(dts: \[.*tca6507-gta04.dtsi\)\]#\1, extra.dtsi]#' \
+	-e 's#[./]*/snapshotter/probes/workqueue.probes#workqueue.probes#' \
 	matrix.yaml >"$D/matrix.yaml"
-# row FILE NAME: the line of $A's NAME in FILE (made's output)
+# row FILE NAME: the line of $A's NAME in FILE (made's output), not empty
 row() {
-	grep "^build/out/$A/$2 " "$1"
+	grep "^build/out/$A/$2 " "$1" >"$1.$2" && test -s "$1.$2"
 }
-# node: does $A's board tree hold the test's node?
+# node NAME: does $A's board tree hold the node sysfarm-test-NAME?
 node() {
-	dtc -q -I dtb -O dts "build/out/$A/board.dtb" | grep -q sysfarm-test-node
+	dtc -q -I dtb -O dts "build/out/$A/board.dtb" |
+		grep -q "sysfarm-test-$1 {"
 }
 no_node() {
-	! node
+	! node "$1"
 }
-"$SYSFARM" run --matrix "$D/matrix.yaml" --build-dir build "$A" \
-	>"$TMP/dtb" 2>&1
-check "a fragment added: $A boots (status $?)" test $? -eq 0
-made >"$TMP/made3"
-check "... its kernel only booted" grep -q "kernel .* is up to date" "$TMP/dtb"
-row "$TMP/made2" board.dtb >"$TMP/dtb2"
-row "$TMP/made3" board.dtb >"$TMP/dtb3"
-check "... its board tree made again" sh -c "! cmp -s '$TMP/dtb2' '$TMP/dtb3'"
-check "... holding the fragment" node
-row "$TMP/made2" virt.dts >"$TMP/virt2"
-row "$TMP/made3" virt.dts >"$TMP/virt3"
-check "... QEMU's machine tree kept" cmp "$TMP/virt2" "$TMP/virt3"
+# remade NAME: $A's NAME differs between made3 and made4
+remade() {
+	row "$TMP/made3" "$1" && row "$TMP/made4" "$1" &&
+	! cmp -s "$TMP/made3.$1" "$TMP/made4.$1"
+}
+kept() {
+	row "$TMP/made3" "$1" && row "$TMP/made4" "$1" &&
+	cmp "$TMP/made3.$1" "$TMP/made4.$1"
+}
+# boot_dtb_test: $A booted on the test's matrix, then made4 taken
+boot_dtb_test() {
+	"$SYSFARM" run --matrix "$D/matrix.yaml" --build-dir build "$A" \
+		>"$TMP/dtb" 2>&1 &&
+	grep -q "kernel .* is up to date" "$TMP/dtb" &&
+	made >"$TMP/made4"
+}
+cp "$TMP/made2" "$TMP/made3"
+cp "build/out/$A/initramfs.cpio" "$TMP/"
+check "a fragment added: $A boots its kernel as built" boot_dtb_test
+check "... its board tree made again" remade board.dtb
+check "... holding the fragment's node" node a
+check "... QEMU's machine tree kept" kept virt.dts
+check "... the initramfs kept (its probe file moved, the same bytes)" \
+	kept initramfs.cpio
+cp "$TMP/made4" "$TMP/made3"
+echo '/ { sysfarm-test-b { }; };' >"$D/extra.dtsi"
+echo '# an edited probe file' >>"$D/workqueue.probes"
+check "the fragment and the probe file edited: $A boots" boot_dtb_test
+check "... its board tree made again" remade board.dtb
+check "... holding the edited node" node b
+check "... and not the old one" no_node a
+check "... QEMU's machine tree kept" kept virt.dts
+check "... the initramfs made again" remade initramfs.cpio
+check "... holding the edited probe file" sh -c "cpio -i --quiet \
+	--to-stdout 'etc/sysfarm/probes/*workqueue.probes' \
+	<build/out/$A/initramfs.cpio | grep -q '^# an edited probe file'"
+cp "$TMP/made4" "$TMP/made3"
 "$SYSFARM" run "$A" >"$TMP/dtb" 2>&1
 check "back on matrix.yaml: $A boots (status $?)" test $? -eq 0
-check "... with the board tree made again without the fragment" no_node
+made >"$TMP/made4"
+check "... its board tree made again, without the test's nodes" sh -c \
+	"! dtc -q -I dtb -O dts build/out/$A/board.dtb | grep -q sysfarm-test"
+check "... its initramfs byte for byte the one the first run made" \
+	cmp "$TMP/initramfs.cpio" "build/out/$A/initramfs.cpio"
 rm -rf "$D"
 
 # --boots 2: the second configuration boots before the first one's verdict;
