@@ -8,6 +8,16 @@ TMP=$(mktemp -d)
 export CI=true
 trap 'rm -rf "$TMP"' EXIT
 test_count=0
+last_check=$(date +%s)
+
+# Where a boot test's minutes go: 10 s or more since the last check is
+# said, as a TAP comment, before the next one.
+check_time() {
+	check_now=$(date +%s)
+	[ $((check_now - last_check)) -lt 10 ] ||
+		echo "# $((check_now - last_check)) s since the last check"
+	last_check=$check_now
+}
 
 # check DESCRIPTION COMMAND...: "ok" when COMMAND succeeds; its output is
 # shown as TAP comments when it does not.
@@ -16,8 +26,10 @@ check() {
 	shift
 	test_count=$((test_count + 1))
 	if "$@" >"$TMP/check.out" 2>&1; then
+		check_time
 		echo "ok $test_count - $desc"
 	else
+		check_time
 		echo "not ok $test_count - $desc"
 		sed 's/^/# /' "$TMP/check.out"
 	fi
@@ -50,6 +62,7 @@ run() {
 
 skip() {
 	test_count=$((test_count + 1))
+	check_time
 	echo "ok $test_count - $1 # SKIP $2"
 }
 
