@@ -21,7 +21,7 @@
  *                               console.log qemu.log channel.out
  *                               initramfs.cpio virt.dtb virt.dts
  *                               board.dts board.dtb board.dtb.new
- *                               dtc.log, each made file's FILE.key
+ *                               dtc.log virt.dts.key
  *                               lava/: job.yaml device.yaml
  *                               dispatcher.yaml lava.log output/
  *                               (the LAVA back end's boot)
@@ -98,7 +98,7 @@ char *path_board_dtb(const char *out);		/* board.dtb, booted */
 char *path_board_new(const char *out);		/* board.dtb.new, dtc's */
 char *path_dtc_log(const char *out);		/* dtc.log */
 
-/* Beside a file made only when its inputs change (stamp_fresh()). */
+/* Beside a file made only when its inputs change (boot.c's stamps). */
 char *path_key(const char *file);		/* FILE.key: their hash */
 
 #endif

@@ -505,14 +505,19 @@ int file_put(const char *path, const char *text, size_t len, int append)
 
 int file_update(const char *path, const void *buf, size_t len)
 {
+	struct stat st;
 	size_t have_len;
-	char *have = file_read(path, &have_len);
-	int same = have && have_len == len && !memcmp(have, buf, len);
+	char *have;
+	int same;
 
+	/* only a regular file of that size can hold it: nothing else read */
+	if (lstat(path, &st) || !S_ISREG(st.st_mode) ||
+	    (size_t)st.st_size != len)
+		return file_write_atomic(path, buf, len);
+	have = file_read(path, &have_len);
+	same = have && have_len == len && !memcmp(have, buf, len);
 	free(have);
-	if (same)
-		return 1;
-	return file_write_atomic(path, buf, len);
+	return same ? 1 : file_write_atomic(path, buf, len);
 }
 
 int path_exists(const char *path)

@@ -243,9 +243,12 @@ void file_write_atomic_abort(void);
 
 /**
  * file_update() - file_write_atomic(), unless @path holds exactly @buf
+ * @path: the file; read only when it is a regular file of @len bytes
+ * @buf: what it is to hold
+ * @len: its length
  *
- * Return: 1 when @path was left as it was, 0 when written, -1 with errno
- * set when it could not be.
+ * Return: 1 when @path was left as it was (its inode and mtime kept), 0
+ * when written, -1 with errno set when it could not be.
  */
 int file_update(const char *path, const void *buf, size_t len);
 

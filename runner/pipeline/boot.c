@@ -226,7 +226,11 @@ int boot_dtb(const struct matrix *m, const struct config *c,
 		goto out;
 	}
 	bin = file_read(made, &len);
-	if (!bin || file_update(out, bin, len) < 0) {
+	if (!bin) {
+		err_set(err, "%s: cannot read: %s", made, strerror(errno));
+		goto out;
+	}
+	if (file_update(out, bin, len) < 0) {
 		err_set(err, "%s: cannot write: %s", out, strerror(errno));
 		goto out;
 	}
@@ -234,8 +238,7 @@ int boot_dtb(const struct matrix *m, const struct config *c,
 	out = NULL;
 	ret = 0;
 out:
-	if (made)
-		unlink(made);
+	unlink(made);
 	free(made);
 	free(bin);
 	free(text);

@@ -35,12 +35,16 @@ struct boot {
 
 /**
  * boot_dtb() - the device tree for a configuration with `dts` fragments
+ * @m: the matrix, whose directory the fragments' paths are relative to
+ * @c: the configuration
+ * @outdir: its out directory, where the trees are made
  * @dtb: set to outdir/board.dtb (malloc'd), or NULL when @c has none
+ * @err: why it failed
  *
  * Dumps the tree QEMU generates for the machine and merges the fragments
  * into it with dtc. The dump only when QEMU, dtc or the machine options
- * changed (virt.dts's key, stamp_fresh()); the merge at each boot, its
- * board.dtb replaced only when it differs.
+ * changed (its key in virt.dts.key); the merge at each boot (a few
+ * milliseconds), board.dtb replaced only when it differs.
  *
  * Return: 0, or -1 with @err set.
  */

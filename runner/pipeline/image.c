@@ -98,7 +98,7 @@ int image_build(const struct matrix *m, const struct config *c,
 	struct cpio a = { 0 };
 	char *buf = NULL, *path;
 	size_t i, len = 0;
-	int ret = -1;
+	int ret = -1, bad;
 
 	/* made in memory: written only when it differs from the last one */
 	a.f = open_memstream(&buf, &len);
@@ -154,10 +154,11 @@ int image_build(const struct matrix *m, const struct config *c,
 	cpio_entry(&a, "TRAILER!!!", 0, NULL, 0, 0, 0);
 	ret = 0;
 out_close:
-	if (ferror(a.f) | fclose(a.f)) {
+	bad = ferror(a.f);
+	if (fclose(a.f) || bad) {
 		if (!ret)
 			err_set(err, "cannot make an initramfs: %s",
-				strerror(errno));
+				strerror(errno ? errno : ENOMEM));
 		ret = -1;
 	}
 	if (ret)

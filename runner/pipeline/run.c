@@ -2,6 +2,7 @@
 /* The run loop: every configuration through prepare, build, boot, hook. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,10 @@ struct built_msg {
 	double seconds;
 	struct sf_err why;
 };
+
+/* A worker's message fits one pipe write (proc_worker()). */
+_Static_assert(sizeof(struct built_msg) <= PIPE_BUF, "built_msg too large");
+_Static_assert(sizeof(struct result) <= PIPE_BUF, "result too large");
 
 /* A build worker's work: @f's kernel of @c on @src, its makes' tokens. */
 struct build_job {
@@ -585,7 +590,10 @@ static int boot_start(struct farm *f, struct run *run, struct boot_worker *w)
 	struct boot_job job = { .f = f, .run = run };
 	struct result res;
 
-	/* Asked once here, not once per worker (proc_version() caches). */
+	/*
+	 * Asked once here, not once per worker (proc_version() caches);
+	 * dtc's is asked in each worker that makes a device tree (ms).
+	 */
 	proc_version(run->c->s.qemu_binary, &run->res.why);
 	err_clear(&run->res.why);
 	w->pid = proc_worker(boot_work, &job, &res, sizeof(res), &w->fd);

@@ -193,6 +193,7 @@ done
 # A boot worker killed (the OOM killer, say): its run says how it ended,
 # its QEMU dies with it (PR_SET_PDEATHSIG), the other boot goes on to its
 # own verdict (both hang: TIMEOUT).
+rm -f build/out/arm-sysfs-off/result.json
 "$SYSFARM" check --boots 2 --timeout 5 --append sysfarm.fault=hang \
 	x86_64-sysfs-off arm-sysfs-off >"$TMP/out" 2>&1 &
 pid=$!
