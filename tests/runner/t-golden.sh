@@ -24,12 +24,13 @@ status=$?
 check "sysfarm check: the whole matrix passes (status $status)" \
 	test "$status" -eq 0
 [ "$status" -eq 0 ] || sed 's/^/# /' "$TMP/out"
-check "results.json: 10 configurations, all PASS" jq -e \
-	'[.configs[].verdict] | length == 10 and all(. == "PASS")' \
+n=$("$SYSFARM" list --json | jq length)
+check "results.json: $n configurations, all PASS" jq -e --argjson n "$n" \
+	'[.configs[].verdict] | length == $n and all(. == "PASS")' \
 	build/out/results.json
 check "JUnit XML is well-formed" xmllint --noout "$TMP/junit.xml"
 check "Markdown summary has a row per configuration" \
-	test "$(grep -c '^| .*-sysfs-' "$TMP/summary.md")" -ge 10
+	test "$(grep -c '^| .*-sysfs-' "$TMP/summary.md")" -ge "$n"
 
 # On x86_64: the series rebuilds every kernel it is given, and arm's
 # sysfs-on one is rebuilt with it below. It changes only code: each
@@ -201,6 +202,8 @@ jq -r '.configs[] | "\(.config) \(.verdict)"' build/out/results.json \
 cat >"$TMP/expect" <<EOT
 x86_64-sysfs-on-tca6507-6.12 DIFF
 x86_64-sysfs-on-6.12 DIFF
+arm-sysfs-on-tca6507-6.12 DIFF
+arm-sysfs-on-6.12 DIFF
 EOT
 check "... every 6.12 configuration DIFFs" \
 	diff -u "$TMP/expect" "$TMP/actual"

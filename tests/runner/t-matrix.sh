@@ -21,14 +21,14 @@ for dir in "$TOP"/tests/runner/matrix/*/; do
 	check "matrix case $name" diff -u "$dir/expect" "$TMP/actual"
 done
 
-# The real matrix: 10 configurations (6.1's eight, 6.12's two on x86_64
-# with sysfs), 5 kernels, each shared by two; the source is part of the
-# build key.
+# The real matrix: 12 configurations (6.1's eight, 6.12's four with
+# sysfs), 6 kernels, each shared by two; the source is part of the build
+# key.
 "$SYSFARM" list --json --matrix "$TOP/matrix.yaml" >"$TMP/real"
-check "matrix.yaml expands to 10 configurations" \
-	test "$(jq length "$TMP/real")" -eq 10
-check "10 configurations share 5 build keys" \
-	test "$(jq -r '.[].key' "$TMP/real" | sort -u | wc -l)" -eq 5
+check "matrix.yaml expands to 12 configurations" \
+	test "$(jq length "$TMP/real")" -eq 12
+check "12 configurations share 6 build keys" \
+	test "$(jq -r '.[].key' "$TMP/real" | sort -u | wc -l)" -eq 6
 check "no kernel is shared across sources" test "$(jq -r \
 	'[group_by(.key)[] | map(.source) | unique | length] | max' \
 	"$TMP/real")" -eq 1
@@ -41,7 +41,9 @@ x86_64-sysfs-on-6.12
 x86_64-sysfs-off-tca6507
 x86_64-sysfs-off
 arm-sysfs-on-tca6507
+arm-sysfs-on-tca6507-6.12
 arm-sysfs-on
+arm-sysfs-on-6.12
 arm-sysfs-off-tca6507
 arm-sysfs-off
 EOT
@@ -64,10 +66,11 @@ sel() {
 }
 check "a glob: 'x86_64-sysfs-off*'" test "$(sel 'x86_64-sysfs-off*')" = \
 	"x86_64-sysfs-off-tca6507 x86_64-sysfs-off"
-check "an axis value: arch=arm,sysfs=on" test "$(sel arch=arm,sysfs=on)" = \
+check "an axis value: arch=arm,sysfs=on,source=6.1" \
+	test "$(sel arch=arm,sysfs=on,source=6.1)" = \
 	"arm-sysfs-on-tca6507 arm-sysfs-on"
 check "an axis value: source=6.12" test "$(sel source=6.12)" = \
-	"x86_64-sysfs-on-tca6507-6.12 x86_64-sysfs-on-6.12"
+	"x86_64-sysfs-on-tca6507-6.12 x86_64-sysfs-on-6.12 arm-sysfs-on-tca6507-6.12 arm-sysfs-on-6.12"
 check "a name and a glob that also matches it: once" \
 	test "$(sel arm-sysfs-off 'arm-sysfs-off*')" = \
 	"arm-sysfs-off arm-sysfs-off-tca6507"

@@ -65,10 +65,10 @@ made >"$TMP/made1"
 check "second sysfarm run exits 0" test $? -eq 0
 check "second run builds nothing" \
 	sh -c "! grep 'built in\|kernel build failed' '$TMP/run2.err'"
-check "second run finds the kernel of each of the 10 up to date" \
-	test "$(grep -c 'is up to date' "$TMP/run2.err")" -eq 10
-made >"$TMP/made2"
 n=$(wc -l <"$TMP/configs.names")
+check "second run finds the kernel of each of the $n up to date" \
+	test "$(grep -c 'is up to date' "$TMP/run2.err")" -eq "$n"
+made >"$TMP/made2"
 trees=$(grep -c '^arm-.*-tca6507' "$TMP/configs.names")
 check "... and remakes none of the $n initramfs and $trees device trees" sh -c "
 	test \$(grep -c initramfs.cpio '$TMP/made1') -ge $n &&
