@@ -11,12 +11,14 @@
 # is named by its path and the kernel version in its Makefile.
 #
 # The last build also shows that a tree extracted afresh in another build
-# directory (another path length too) gives the farm's own image byte for
-# byte (the series here adds only a comment at the end of a file). Its
-# objects come from ccache: the tarball keeps the package's file name, so
-# the tree has the farm's name and the compiler sees the farm's relative
-# paths (a tree of another name would be compiled afresh, one kernel's
-# worth of CI time).
+# directory, made again from its first object to its image, gives the
+# farm's own image byte for byte (the series here adds only a comment at
+# the end of a file). Its objects come from ccache: the tarball keeps the
+# package's file name, so the tree has the farm's name and the compiler
+# sees the farm's relative paths (a tree of another name would be compiled
+# afresh, one kernel's worth of CI time). So this shows the cache, the
+# link and the image steps reproducible, not the compiler: a compile
+# without ccache giving the same objects is no longer shown here.
 . "$(dirname "$0")/../lib.sh"
 cd "$TOP" || exit 1
 C=arm-sysfs-off			# the fastest kernel to build
@@ -108,7 +110,7 @@ check "... every object compiled again (kernel/workqueue.o as well)" \
 IMAGE=arch/arm/boot/zImage	# matrix.yaml's image for arm
 # Still the farm's kernel of its tree with patches/series?
 if [ "$(farm_state)" = "$state" ]; then
-	check "... the image is the farm's own byte for byte (reproducible)" \
+	check "... the image is the farm's own byte for byte (through ccache)" \
 		flock build/.lock \
 		cmp "build/kernels/$K/$IMAGE" "$D/kernels/$K/$IMAGE"
 else

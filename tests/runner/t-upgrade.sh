@@ -61,4 +61,12 @@ jq -r '.entries[] | "\(.class) \(.kind) \(.path) \(.configs | length)"' \
 grep -v '^#' real/expect | LC_ALL=C sort >"$TMP/real.expect"
 check "... each entry explained in real/expect, and no other" \
 	diff -u "$TMP/real.expect" "$TMP/real.actual"
+# Every configuration of 6.12 has its 6.1 pair, and every pair compared.
+jq -r '.pairs[] | select(.compared) | "\(.from) \(.to)"' "$TMP/real.json" \
+	>"$TMP/pairs.actual"
+(cd "$TOP" && "$SYSFARM" list source=6.12) | awk 'NR > 1 {
+	from = $1; sub(/-6\.12$/, "", from); print from, $1 }' \
+	>"$TMP/pairs.expect"
+check "... every 6.12 configuration compared with its 6.1 pair" \
+	diff -u "$TMP/pairs.expect" "$TMP/pairs.actual"
 done_testing
