@@ -2,8 +2,10 @@
 # shellcheck shell=bash disable=SC2034 # $failed, $secs: read by the sourcing script
 # What bench/run and bench/kunit share. Sourced with BD (the bench
 # directory), EXP (its copy of expected/) and SYSFARM set; sets $status,
-# $secs and, when a step fails, $failed.
+# $secs and, when a step fails, $failed. Each step's output goes to
+# BD/log.
 failed=0
+mkdir -p "$BD/log" || exit 1
 
 now() { date +%s.%N; }
 calc() { awk "BEGIN { print $* }"; }
