@@ -382,13 +382,17 @@ struct farm_source *farm_source(const struct farm *f, size_t s)
 	return &f->srcs[f->src_of[s]];
 }
 
-int farm_source_prepare(struct farm *f, struct farm_source *fs)
+void farm_source_begin(const struct farm *f, const struct farm_source *fs)
+{
+	farm_progress(f, NULL, "preparing the kernel source %s", fs->name);
+}
+
+int farm_source_work(struct farm *f, struct farm_source *fs)
 {
 	int ret;
 
 	if (fs->state)
 		return fs->state > 0 ? 0 : -1;
-	farm_progress(f, NULL, "preparing the kernel source %s", fs->name);
 	if (mkdir_p(fs->root)) {
 		ret = err_set(&fs->err, "cannot create '%s': %s", fs->root,
 			      strerror(errno));
@@ -404,10 +408,26 @@ int farm_source_prepare(struct farm *f, struct farm_source *fs)
 				     fs->series, &fs->err);
 	}
 	fs->state = ret ? -1 : 1;
-	if (!ret)
+	return ret;
+}
+
+void farm_source_end(const struct farm *f, const struct farm_source *fs)
+{
+	if (fs->state > 0)
 		farm_progress(f, NULL, "source %s, series %s",
 			      fs->src.version, *fs->src.series_hash ?
 			      fs->src.series_hash : "(none)");
+}
+
+int farm_source_prepare(struct farm *f, struct farm_source *fs)
+{
+	int ret;
+
+	if (fs->state)
+		return fs->state > 0 ? 0 : -1;
+	farm_source_begin(f, fs);
+	ret = farm_source_work(f, fs);
+	farm_source_end(f, fs);
 	return ret;
 }
 

@@ -105,6 +105,17 @@ struct farm_source *farm_source(const struct farm *f, size_t s);
  */
 int farm_source_prepare(struct farm *f, struct farm_source *fs);
 
+/*
+ * farm_source_prepare() in three, for a preparation in a worker
+ * (run.c's build pool): the progress line that says it begins, the work
+ * (silent; done again in the parent after the worker, it reads what the
+ * worker made from the tree's state, or fails again to say why), the
+ * line that says what was prepared.
+ */
+void farm_source_begin(const struct farm *f, const struct farm_source *fs);
+int farm_source_work(struct farm *f, struct farm_source *fs);
+void farm_source_end(const struct farm *f, const struct farm_source *fs);
+
 /* Switches to another series: the next build prepares the tree again. */
 void farm_set_series(struct farm *f, const char *series);
 

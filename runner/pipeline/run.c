@@ -17,15 +17,17 @@
 #include "pipeline/kbuild.h"
 #include "pipeline/run.h"
 
-/* One build key's kernel, built by run_build_all(). */
+/* One build key's kernel, built by the pool (struct build_pool). */
 struct prebuilt {
 	const struct config *c;	/* the first configuration with the key */
-	const struct source *src;	/* its source, prepared */
+	struct farm_source *fs;	/* its source */
 	char key[sizeof(((struct config *)0)->key)];
 	enum kbuild_status st;
 	double seconds;
 	struct sf_err why;
 	int claimed;		/* run_build() reported it once */
+	int started;		/* the pool started its build */
+	int done;		/* its outcome is in */
 };
 
 struct run *run_alloc(const struct farm *f)
@@ -100,7 +102,7 @@ static void build_work(void *arg, void *out)
 	msg->seconds = now_seconds() - t;
 }
 
-/* The outcome of a kernel build, once run_build_all() made it. */
+/* The pool's kernel of @key, or NULL. */
 static struct prebuilt *prebuilt_find(struct farm *f, const char *key)
 {
 	for (size_t i = 0; i < f->npre; i++)
@@ -109,23 +111,121 @@ static struct prebuilt *prebuilt_find(struct farm *f, const char *key)
 	return NULL;
 }
 
+/* A source's preparation, in a worker: its message is whether it worked. */
+struct prep_job {
+	struct farm *f;
+	struct farm_source *fs;
+};
+
+static void prep_work(void *arg, void *out)
+{
+	struct prep_job *job = arg;
+	int *ok = out;
+
+	*ok = !farm_source_work(job->f, job->fs);
+}
+
 /*
- * The selected configurations' kernels, built up front, @f->builds
- * distinct build keys at a time, each in a forked worker.
+ * The kernels built up front, in forked workers: the sources' preparations
+ * and the builds share @f->builds slots; run_matrix() boots each
+ * configuration as soon as its kernel is built, while the others build.
+ */
+struct build_pool {
+	struct {
+		pid_t pid;
+		int fd;
+		struct prebuilt *p;	/* a build, or */
+		struct farm_source *fs;	/* a source's preparation */
+	} *slot;
+	size_t running;
+	char *preparing;	/* per f->srcs[]: a worker prepares it */
+	int jobserver[2];
+};
+
+/*
+ * What goes in a free slot next: the first kernel whose source is ready,
+ * else the preparation of the first source a kernel waits for (@*fs).
+ * NULL and no @*fs: nothing can start until a worker ends. A kernel whose
+ * source failed is passed over (run_build() says why).
+ */
+static struct prebuilt *pool_next(struct farm *f, const struct build_pool *bp,
+				  struct farm_source **fs)
+{
+	*fs = NULL;
+	for (size_t i = 0; i < f->npre; i++) {
+		struct prebuilt *p = &f->pre[i];
+
+		if (p->started || p->fs->state < 0)
+			continue;
+		if (p->fs->state > 0)
+			return p;
+		if (!*fs && !bp->preparing[p->fs - f->srcs])
+			*fs = p->fs;
+	}
+	return NULL;
+}
+
+/* Free slots filled: preparations and builds started. */
+static void pool_fill(struct farm *f, struct build_pool *bp)
+{
+	while (bp->running < (size_t)f->builds) {
+		struct farm_source *fs;
+		struct prebuilt *p = pool_next(f, bp, &fs);
+		struct prep_job prep = { .f = f, .fs = fs };
+		struct build_job job = { .f = f, .jobserver = bp->jobserver };
+		struct built_msg msg;
+		pid_t pid;
+		int ok;
+
+		if (fs) {
+			bp->preparing[fs - f->srcs] = 1;
+			farm_source_begin(f, fs);
+			pid = proc_worker(prep_work, &prep, &ok, sizeof(ok),
+					  &bp->slot[bp->running].fd);
+			/* No worker: prepared here, the others wait */
+			if (pid < 0) {
+				farm_source_work(f, fs);
+				farm_source_end(f, fs);
+				continue;
+			}
+		} else if (p) {
+			p->started = 1;
+			job.c = p->c;
+			job.src = &p->fs->src;
+			farm_progress(f, p->c, "kernel %s", p->key);
+			pid = proc_worker(build_work, &job, &msg, sizeof(msg),
+					  &bp->slot[bp->running].fd);
+			if (pid < 0) {
+				err_clear(&p->why);
+				err_set(&p->why, "cannot start a build: %s",
+					strerror(errno));
+				p->done = 1;
+				continue;
+			}
+		} else {
+			return;
+		}
+		bp->slot[bp->running].pid = pid;
+		bp->slot[bp->running].p = fs ? NULL : p;
+		bp->slot[bp->running++].fs = fs;
+	}
+}
+
+/*
+ * Sets up @bp and starts its first workers. Does nothing (@f->npre 0:
+ * run_build() builds each kernel when its configuration comes) for fewer
+ * than two keys or --builds 1.
  *
  * On 2 cores one make -j2 leaves a core idle while it configures, links
  * and runs objtool; a second build fills it. The makes share @f->jobs
  * tokens of one GNU make jobserver, so together they never run more jobs
- * than one make -j@f->jobs would. run_build() then hands each
- * configuration its kernel's outcome. Does nothing for fewer than two keys
- * or --builds 1.
+ * than one make -j@f->jobs would. A source is prepared when its first
+ * kernel needs it: that kernel starts as soon as its own source is ready,
+ * while the next source is still being extracted beside it.
  */
-static void run_build_all(struct farm *f)
+static void pool_begin(struct farm *f, struct build_pool *bp)
 {
-	struct { pid_t pid; int fd; struct prebuilt *p; } *slot;
-	size_t next = 0, running = 0;
-	int jobserver[2];
-
+	memset(bp, 0, sizeof(*bp));
 	free(f->pre);
 	f->pre = NULL;
 	f->npre = 0;
@@ -134,19 +234,17 @@ static void run_build_all(struct farm *f)
 	f->pre = xmalloc(f->nsel * sizeof(*f->pre));
 	for (size_t s = 0; s < f->nsel; s++) {
 		const struct config *c = &f->m.configs[f->sel[s]];
-		struct farm_source *fs = farm_source(f, s);
+		struct prebuilt *p = &f->pre[f->npre];
 
-		/* A source that cannot be prepared fails in run_build(). */
-		if (prebuilt_find(f, c->key) || farm_source_prepare(f, fs))
+		if (prebuilt_find(f, c->key))
 			continue;
-		memset(&f->pre[f->npre], 0, sizeof(*f->pre));
-		f->pre[f->npre].c = c;
-		f->pre[f->npre].src = &fs->src;
-		snprintf(f->pre[f->npre].key, sizeof(f->pre->key), "%s",
-			 c->key);
+		memset(p, 0, sizeof(*p));
+		p->c = c;
+		p->fs = farm_source(f, s);
+		snprintf(p->key, sizeof(p->key), "%s", c->key);
 		/* Until its worker says otherwise: never a stale kernel */
-		f->pre[f->npre].st = KBUILD_FAIL;
-		err_set(&f->pre[f->npre].why,
+		p->st = KBUILD_FAIL;
+		err_set(&p->why,
 			"the build of kernel %s did not report its outcome",
 			c->key);
 		f->npre++;
@@ -156,7 +254,7 @@ static void run_build_all(struct farm *f)
 		return;
 	}
 	/* --jobs N in all: N tokens, inherited by the makes (no O_CLOEXEC) */
-	if (pipe(jobserver) < 0) {
+	if (pipe(bp->jobserver) < 0) {
 		struct sf_err err = SF_ERR_INIT;
 
 		err_set(&err, "cannot make a jobserver: %s", strerror(errno));
@@ -165,63 +263,96 @@ static void run_build_all(struct farm *f)
 		return;
 	}
 	for (int i = 0; i < f->jobs; i++)
-		if (write(jobserver[1], "+", 1) < 0)
+		if (write(bp->jobserver[1], "+", 1) < 0)
 			break;
-	slot = xmalloc(f->builds * sizeof(*slot));
-	while (next < f->npre || running) {
-		struct built_msg msg;
-		struct prebuilt *p;
-		int status;
-		size_t i;
-		pid_t pid;
+	bp->slot = xmalloc(f->builds * sizeof(*bp->slot));
+	bp->preparing = memset(xmalloc(f->nsrcs), 0, f->nsrcs);
+	pool_fill(f, bp);
+}
 
-		while (running < (size_t)f->builds && next < f->npre) {
-			struct build_job job;
+/*
+ * If @pid (ended with @status) is one of @bp's workers: its outcome taken,
+ * the slots filled again. Return: whether it was.
+ */
+static int pool_reaped(struct farm *f, struct build_pool *bp, pid_t pid,
+		       int status)
+{
+	struct farm_source *fs;
+	struct built_msg msg;
+	struct prebuilt *p;
+	size_t i;
+	int ok;
 
-			p = &f->pre[next++];
-			job = (struct build_job){ .f = f, .c = p->c,
-						  .src = p->src,
-						  .jobserver = jobserver };
-			farm_progress(f, p->c, "kernel %s", p->key);
-			slot[running].pid = proc_worker(build_work, &job, &msg,
-							sizeof(msg),
-							&slot[running].fd);
-			if (slot[running].pid < 0) {
-				err_clear(&p->why);
-				err_set(&p->why, "cannot start a build: %s",
-					strerror(errno));
-				continue;
-			}
-			slot[running++].p = p;
-		}
-		if (!running)
-			break;
-		pid = proc_wait_any(&status);
-		for (i = 0; i < running && slot[i].pid != pid; i++)
-			;
-		if (i == running)
-			break;
-		p = slot[i].p;
-		if (!proc_worker_read(slot[i].fd, &msg, sizeof(msg))) {
-			p->st = msg.st;
-			p->seconds = msg.seconds;
-			p->why = msg.why;
-		} else {
-			char *lost = proc_worker_lost(status);
+	for (i = 0; i < bp->running && bp->slot[i].pid != pid; i++)
+		;
+	if (i == bp->running)
+		return 0;
+	p = bp->slot[i].p;
+	fs = bp->slot[i].fs;
+	if (fs) {
+		/*
+		 * This process's own struct source, from the tree's state
+		 * (quick, quiet); one the worker failed is prepared again
+		 * here, to say why. Its "ok" tells nothing more.
+		 */
+		proc_worker_read(bp->slot[i].fd, &ok, sizeof(ok));
+		farm_source_work(f, fs);
+		farm_source_end(f, fs);
+	} else if (!proc_worker_read(bp->slot[i].fd, &msg, sizeof(msg))) {
+		p->st = msg.st;
+		p->seconds = msg.seconds;
+		p->why = msg.why;
+	} else {
+		char *lost = proc_worker_lost(status);
 
-			err_clear(&p->why);
-			err_set(&p->why, "the build of kernel %s %s", p->key,
-				lost);
-			free(lost);
-		}
-		slot[i] = slot[--running];
+		err_clear(&p->why);
+		err_set(&p->why, "the build of kernel %s %s", p->key, lost);
+		free(lost);
+	}
+	bp->slot[i] = bp->slot[--bp->running];
+	if (p) {
+		p->done = 1;
 		if (p->st == KBUILD_OK)
 			farm_progress(f, p->c, "kernel %s built in %.1f s",
 				      p->key, p->seconds);
 	}
-	free(slot);
-	close(jobserver[0]);
-	close(jobserver[1]);
+	pool_fill(f, bp);
+	return 1;
+}
+
+/* Whether @run's kernel may be asked for: built, or not the pool's. */
+static int pool_ready(struct farm *f, const struct run *run)
+{
+	struct prebuilt *p = prebuilt_find(f, run->c->key);
+
+	return !p || p->done || p->fs->state < 0;
+}
+
+static void pool_end(struct build_pool *bp)
+{
+	if (!bp->slot)
+		return;
+	free(bp->preparing);
+	free(bp->slot);
+	close(bp->jobserver[0]);
+	close(bp->jobserver[1]);
+	bp->slot = NULL;
+}
+
+/* Every kernel of the pool built (run_shell(): one configuration). */
+static void run_build_all(struct farm *f)
+{
+	struct build_pool bp;
+	int status;
+
+	pool_begin(f, &bp);
+	while (bp.running) {
+		pid_t pid = proc_wait_any(&status);
+
+		if (pid < 0 || !pool_reaped(f, &bp, pid, status))
+			break;
+	}
+	pool_end(&bp);
 }
 
 /* The build stage. Return: 0 to go on, -1 when @r has its verdict. */
@@ -606,28 +737,44 @@ static int boot_start(struct farm *f, struct run *run, struct boot_worker *w)
 }
 
 /*
- * The outcome of @run's boot worker @w: its result, the snapshot it wrote
- * read back. Other workers that end meanwhile are reaped; their results
- * wait in their pipes.
+ * One worker reaped, whichever ends first: a build's or a preparation's
+ * (@bp's: taken at once, its slot filled again) or a boot's (its status
+ * kept in @ws, its result waiting in its pipe).
  */
-static void boot_collect(struct run *runs, size_t n, struct boot_worker *ws,
+static void reap_one(struct farm *f, struct build_pool *bp,
+		     struct boot_worker *ws, size_t n)
+{
+	int status;
+	pid_t pid = proc_wait_any(&status);
+
+	if (pid >= 0 && pool_reaped(f, bp, pid, status))
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (ws[i].pid && (pid < 0 || ws[i].pid == pid)) {
+			ws[i].pid = 0;
+			ws[i].status = pid < 0 ? -1 : status;
+		}
+	if (pid < 0)
+		bp->running = 0;	/* no child left to wait for */
+}
+
+/*
+ * The outcome of boot worker @s: its result, the snapshot it wrote read
+ * back. Builds that end meanwhile are taken (reap_one()).
+ */
+static void boot_collect(struct farm *f, struct build_pool *bp,
+			 struct run *runs, size_t n, struct boot_worker *ws,
 			 size_t s)
 {
 	struct run *run = &runs[s];
 	struct result res;
-	int got = !proc_worker_read(ws[s].fd, &res, sizeof(res));
+	int got;
 
+	/* its message waits in the pipe once it has ended */
+	while (ws[s].pid)
+		reap_one(f, bp, ws, n);
+	got = !proc_worker_read(ws[s].fd, &res, sizeof(res));
 	ws[s].fd = -1;
-	while (ws[s].pid) {
-		int status;
-		pid_t pid = proc_wait_any(&status);
-
-		for (size_t i = 0; i < n; i++)
-			if (ws[i].pid && (pid < 0 || ws[i].pid == pid)) {
-				ws[i].pid = 0;
-				ws[i].status = pid < 0 ? -1 : status;
-			}
-	}
 	if (!got) {
 		char *lost = proc_worker_lost(ws[s].status);
 
@@ -699,29 +846,36 @@ void run_matrix(struct farm *f, struct run *runs, const struct run_hooks *h)
 	size_t ahead = h->boot && !h->prepared && !run_from_lab(f) ?
 		       (size_t)f->boots : 1;
 	struct boot_worker *ws = xmalloc(f->nsel * sizeof(*ws));
+	struct build_pool bp;
 	size_t started = 0;
 
 	for (size_t s = 0; s < f->nsel; s++)
 		ws[s] = (struct boot_worker){ .status = -1, .fd = -1 };
-	run_build_all(f);
+	pool_begin(f, &bp);
 	for (size_t s = 0; s < f->nsel; s++) {
 		struct run *r = &runs[s];
 
-		/* the next ones built and their boots begun, @ahead at once */
+		/*
+		 * The next ones begun, @ahead at once, each as soon as its
+		 * kernel is built: the boots overlap the builds still going.
+		 */
 		while (started < f->nsel && started < s + ahead &&
 		       (started == s || run_may_start(f, runs, ws, started))) {
+			while (!pool_ready(f, &runs[started]) && bp.running)
+				reap_one(f, &bp, ws, f->nsel);
 			ws[started].t0 = now_seconds();
 			run_start(f, &runs[started], h,
 				  ahead > 1 ? &ws[started] : NULL);
 			started++;
 		}
 		if (ws[s].fd >= 0)
-			boot_collect(runs, f->nsel, ws, s);
+			boot_collect(f, &bp, runs, f->nsel, ws, s);
 		if (r->snap && h->snapshot)
 			h->snapshot(h->ctx, f, r);
 		r->res.seconds = now_seconds() - ws[s].t0;
 		if (h->save)
 			run_result_save(r);
 	}
+	pool_end(&bp);
 	free(ws);
 }

@@ -200,14 +200,15 @@ static int file_mirror(const char *from, const char *to)
  * @argv run with its output in @log; else "cannot WHAT (see LOG):" and
  * the log's last lines (a full disk says so there).
  */
-static int run_logged(const char **argv, const char *log, const char *what,
-		      struct sf_err *err)
+static int run_logged(const char **argv, const char *const *env,
+		      const char *log, const char *what, struct sf_err *err)
 {
 	struct proc p = PROC_INIT;
 	char *tail;
 	int code;
 
 	p.argv = argv;
+	p.env = env;
 	p.out_path = log;
 	p.err_to_out = 1;
 	if (proc_run(&p, &code) == PROC_EXITED && !code)
@@ -227,6 +228,11 @@ static int extract(const char *root, const char *tarball,
 	char *log = xstrfmt("%s/extract.log", root);
 	const char *argv[] = { "tar", "-xf", tarball, "-C", tmp,
 			       "--strip-components=1", NULL };
+	/*
+	 * Debian's tarballs are xz in blocks (55 in linux-source-6.1's): xz
+	 * decompresses them on every core, tar's own xz -d on one.
+	 */
+	const char *const env[] = { "XZ_OPT=-T0", NULL };
 	char *what = xstrfmt("extract '%s'", tarball);
 	int ret = -1;
 
@@ -234,7 +240,7 @@ static int extract(const char *root, const char *tarball,
 		err_set(err, "cannot create '%s': %s", tmp, strerror(errno));
 		goto out;
 	}
-	if (run_logged(argv, log, what, err))
+	if (run_logged(argv, env, log, what, err))
 		goto out;
 	if (rm_rf(src) || rm_rf(pristine) || rename(tmp, src)) {
 		err_set(err, "cannot replace '%s': %s", src, strerror(errno));
@@ -754,7 +760,7 @@ static int tree_copy(const struct prep_paths *pp, const char *dir,
 		err_set(err, "cannot write '%s': %s", list, strerror(errno));
 		goto out;
 	}
-	if (run_logged(argv, log, what, err))
+	if (run_logged(argv, NULL, log, what, err))
 		goto out;
 	json_array_foreach(json_object_get(st, "touched"), i, v) {
 		char *mine = xstrfmt("%s/%s", dir, json_string_value(v));

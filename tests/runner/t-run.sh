@@ -53,6 +53,22 @@ else
 	skip "kernels built two at a time" \
 		"the first run built $built kernels (they were up to date)"
 fi
+# The sources are prepared in the builds' slots: the first kernel starts
+# as soon as its own source is ready, before the other source is.
+check "a kernel starts building before the second source is ready" awk '
+	/: kernel [0-9a-f]*$/ { started++ }
+	/ sysfarm: source / && ++sources == 2 { exit !(started >= 1) }
+	END { if (sources < 2) exit 1 }' "$TMP/run1.err"
+# A configuration boots as soon as its kernel is built, while the others
+# still build.
+if [ "$built" -gt 2 ]; then
+	check "the first boot begins before the last kernel is built" awk '
+		/: booting / && !boot { boot = NR }
+		/ built in / { last = NR }
+		END { exit !(boot && boot < last) }' "$TMP/run1.err"
+else
+	skip "boots overlap builds" "the first run built $built kernels"
+fi
 
 # made: each initramfs and device tree the runs made, its inode and mtime
 made() {
