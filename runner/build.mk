@@ -48,5 +48,5 @@ TESTS += tests/runner/t-report.sh
 TESTS += tests/runner/t-abi.sh tests/runner/t-cc.sh tests/runner/t-bisect-stop.sh
 TESTS += tests/runner/t-wings.sh tests/runner/t-options.sh tests/runner/t-paths.sh
 BOOT_TESTS += tests/runner/t-abi-boot.sh tests/runner/t-roots.sh tests/runner/t-shell.sh tests/runner/t-lava.sh
-BOOT_TESTS += tests/ci/t-workflow.sh
+BOOT_TESTS += tests/ci/t-workflow.sh tests/ci/t-jobs.sh
 BOOT_TESTS += tests/runner/t-git-bisect.sh tests/runner/t-source-drift.sh

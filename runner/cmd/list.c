@@ -63,8 +63,17 @@ static json_t *config_json(const struct farm *f, const struct config *c,
 			      "key", c->key, "timeout", c->s.timeout);
 
 	json_object_set_new(j, "append", strv_json(&c->s.append));
+	/* what a job installs (ci/deps --package) */
+	if (c->s.src_package)
+		json_object_set_new(j, "package",
+				    json_string(c->s.src_package));
 	if (format == LIST_JSON && c->s.roots.n)
 		json_object_set_new(j, "roots", strv_json(&c->s.roots));
+	/* what a kernel job hands the check jobs (ci/kernel) */
+	if (format == LIST_JSON)
+		json_object_set_new(j, "files", json_pack("{s:s, s:s}",
+				    "image", c->s.image,
+				    "snapshotter", c->s.snapshotter));
 
 	for (size_t a = 0; a < m->naxes; a++)
 		json_object_set_new(j, m->axes[a].name,

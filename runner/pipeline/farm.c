@@ -47,6 +47,10 @@ const struct opt farm_options[] = {
 	OPT_STRING(0, "kernel-src", struct farm, kernel_src, "DIR",
 		   "a kernel tree of yours: a private copy of it is built, "
 		   "with the series of its version's source"),
+	OPT_BOOLEAN(0, "prebuilt", struct farm, prebuilt,
+		    "boot the kernels a 'sysfarm build' left in the build "
+		    "directory (each one's sysfarm-kernel.json), as a CI job "
+		    "that only boots: no source, no compiler, nothing built"),
 	OPT_WORD(0, "accel", struct farm, accel, accels,
 		 "QEMU accelerator (tcg)"),
 	OPT_WORD(0, "result", struct farm, result, results,
@@ -469,6 +473,10 @@ int farm_load(struct farm *f, char *const *names, int n,
 			bad = err_at(err, ERR_INPUT, NULL, 0, 0,
 				     "'%s' goes without --tarball: the tree is the source",
 				     f->kernel_src);
+		if (!bad && f->prebuilt)
+			bad = err_at(err, ERR_INPUT, NULL, 0, 0,
+				     "'%s' goes without --prebuilt, which builds nothing",
+				     f->kernel_src);
 		free(real);
 		source_release(&tree);
 		if (bad) {
@@ -488,7 +496,7 @@ int farm_load(struct farm *f, char *const *names, int n,
 	 * toolchain still runs the x86_64 ones. A missing or broken compiler
 	 * is this machine's, not the matrix's: could not test.
 	 */
-	for (size_t s = 0; s < f->nsel; s++) {
+	for (size_t s = 0; !f->prebuilt && s < f->nsel; s++) {
 		const struct config *c = &f->m.configs[f->sel[s]];
 
 		if (!kbuild_compiler(c, err)) {

@@ -39,6 +39,7 @@ struct farm {
 	char *series;		/* --series: every source's series */
 	const char *tarball;	/* --tarball: every configuration's source */
 	const char *kernel_src;	/* a user's tree instead of the tarball */
+	int prebuilt;		/* boot the kernels a build left, build none */
 	char *tree_build;	/* BUILD/tree: where a user's tree is built */
 	const struct config *tree_match;	/* a configuration of the
 						 * matrix's source of the

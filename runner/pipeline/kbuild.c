@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Configures, verifies and builds one kernel per build key. */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/jsonfile.h"
 #include "lib/kconfig.h"
 #include "lib/paths.h"
 #include "lib/proc.h"
@@ -125,7 +128,7 @@ int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err)
 	const char *cross = c->s.cross_compile ? c->s.cross_compile : "";
 	struct sf_err why = SF_ERR_INIT;	/* unknown: hashed so */
 	const char *compiler = kbuild_compiler(c, &why);
-	uint64_t h = HASH_INIT;
+	uint64_t h = HASH_INIT, k;
 	char *name;
 
 	/*
@@ -145,11 +148,15 @@ int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err)
 	free(name);
 	h = hash_str(h, c->s.kernel_arch);
 	h = hash_str(h, cross);
+	/* the kernel id goes on without the compiler (a machine may lack it) */
+	k = h;
 	h = hash_str(h, compiler ? compiler : "unknown");
 	for (size_t i = 0; i < c->s.fragments.n; i++) {
 		char *path = matrix_file(m, c->s.fragments.v[i]);
 		int r = hash_file(&h, path);
 
+		if (!r)
+			r = hash_file(&k, path);
 		if (r)
 			err_set(err, "%s: cannot read: %s", path,
 				strerror(errno));
@@ -159,7 +166,125 @@ int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err)
 	}
 	snprintf(c->key, sizeof(c->key), "%016llx", (unsigned long long)h);
 	c->key[12] = '\0';	/* 48 bits are plenty to tell builds apart */
+	snprintf(c->kernel, sizeof(c->kernel), "%016llx",
+		 (unsigned long long)k);
 	return 0;
+}
+
+/*
+ * What a built kernel is, beside it (path_kernel_manifest()): its key,
+ * the configurations' kernel id, its image, and the inputs a snapshot's
+ * header names, so that a kernel built on another machine is booted and
+ * described without its source or compiler (kbuild_prebuilt()).
+ */
+static int manifest_write(const struct config *c, const struct source *src,
+			  const char *dir, struct sf_err *err)
+{
+	char *cfg = path_kconfig(dir), *path = path_kernel_manifest(dir);
+	const char *compiler = kbuild_compiler(c, err);
+	uint64_t h = HASH_INIT;
+	char hex[17];
+	json_t *j;
+	int ret = -1;
+
+	if (!compiler || hash_file(&h, cfg)) {
+		if (compiler)
+			err_set(err, "cannot read '%s': %s", cfg,
+				strerror(errno));
+		goto out;
+	}
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)h);
+	j = json_pack("{s:s, s:s, s:s, s:{s:s, s:s, s:s, s:s}}",
+		      "key", c->key, "kernel", c->kernel, "image", c->s.image,
+		      "inputs", "source", src->version ? src->version : "",
+		      "series", src->series_hash ? src->series_hash : "",
+		      "compiler", compiler, "config", hex);
+	ret = json_file_write(path, j, err);
+	json_decref(j);
+out:
+	free(cfg);
+	free(path);
+	return ret;
+}
+
+/* @kdir's manifest, if it is one: its "kernel" id a string, its "inputs" strings. */
+static json_t *manifest_read(const char *kdir, struct sf_err *err)
+{
+	static const char *const names[] = { "source", "series", "compiler",
+					     "config" };
+	char *path = path_kernel_manifest(kdir);
+	json_t *j = NULL, *in;
+
+	if (json_file_read(path, &j, err))
+		goto out;
+	in = json_object_get(j, "inputs");
+	for (size_t i = 0; json_is_object(in) && i < 4; i++)
+		if (!json_is_string(json_object_get(in, names[i])))
+			in = NULL;
+	if (!json_is_string(json_object_get(j, "kernel")) || !in) {
+		err_set(err, "%s: not a kernel's manifest (\"kernel\", and \"inputs\" with source, series, compiler and config as strings)",
+			path);
+		json_decref(j);
+		j = NULL;
+	}
+out:
+	free(path);
+	return j;
+}
+
+int kbuild_inputs(const char *kdir, json_t **inputs, struct sf_err *err)
+{
+	json_t *j = manifest_read(kdir, err);
+
+	*inputs = j ? json_incref(json_object_get(j, "inputs")) : NULL;
+	json_decref(j);
+	return *inputs ? 0 : -1;
+}
+
+int kbuild_prebuilt(const char *build, const struct config *c, char **dir,
+		    json_t **inputs, struct sf_err *err)
+{
+	char *kernels = path_kernel(build, "");
+	DIR *d = opendir(kernels);
+	struct sf_err bad = SF_ERR_INIT;	/* the first unreadable one */
+	struct dirent *e;
+	double newest = -1;
+
+	*dir = NULL;
+	*inputs = NULL;
+	while (d && (e = readdir(d))) {
+		char *kdir = path_kernel(build, e->d_name);
+		char *path = path_kernel_manifest(kdir);
+		char *image = path_image(kdir, c->s.image);
+		struct stat st;
+		json_t *j;
+
+		/* Another kernel's, or none: not this configuration's */
+		j = e->d_name[0] != '.' && !stat(path, &st) &&
+		    st.st_mtime > newest ? manifest_read(kdir, &bad) : NULL;
+		if (j && !strcmp(json_string_value(json_object_get(j, "kernel")),
+				 c->kernel) && path_exists(image)) {
+			newest = st.st_mtime;
+			free(*dir);
+			json_decref(*inputs);
+			*dir = kdir;
+			*inputs = json_incref(json_object_get(j, "inputs"));
+			kdir = NULL;
+		}
+		json_decref(j);
+		free(kdir);
+		free(path);
+		free(image);
+	}
+	if (d)
+		closedir(d);
+	if (!*dir && bad.kind != ERR_NONE)
+		*err = bad;
+	else if (!*dir)
+		err_set(err, "no kernel of %s in %s (a 'sysfarm build %s' leaves one, with its image and %s)",
+			c->name, kernels, c->name, "sysfarm-kernel.json");
+	free(kernels);
+	return *dir ? 0 : -1;
 }
 
 char *kbuild_dir(const struct kbuild *kb, const struct config *c,
@@ -504,7 +629,8 @@ enum kbuild_status kbuild_run(const struct kbuild *kb, const struct matrix *m,
 	bstamp = xstrfmt("%016llx\n", (unsigned long long)h);
 	if (src->content_id && stamp_matches(bstamp_path, bstamp) &&
 	    path_exists(image)) {
-		ret = KBUILD_UP_TO_DATE;
+		ret = manifest_write(c, src, dir, err) ? KBUILD_FAIL :
+		      KBUILD_UP_TO_DATE;
 		goto out;
 	}
 	unlink(bstamp_path);
@@ -517,6 +643,8 @@ enum kbuild_status kbuild_run(const struct kbuild *kb, const struct matrix *m,
 			strerror(errno));
 		goto out;
 	}
+	if (manifest_write(c, src, dir, err))
+		goto out;
 	ret = KBUILD_OK;
 out:
 	free(dir);

@@ -14,10 +14,16 @@
  * touched: source.h's kconfig_id), so that a series changing only code
  * configures nothing again (about 17 s a kernel here), and the source
  * content and .config a build was made from, so that nothing is rebuilt
- * when neither changed.
+ * when neither changed. Each build, or finding it up to date, writes
+ * sysfarm-kernel.json beside the kernel: its key, the configuration's
+ * kernel id (the key but the compiler's version, so that a machine
+ * without the compiler finds it: kbuild_prebuilt()) and the inputs a
+ * snapshot's header names.
  */
 #ifndef SYSFARM_KBUILD_H
 #define SYSFARM_KBUILD_H
+
+#include <jansson.h>
 
 #include "lib/util.h"
 #include "pipeline/matrix.h"
@@ -94,6 +100,26 @@ int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err);
  * Return: the version (cached), or NULL with @err set.
  */
 const char *kbuild_compiler(const struct config *c, struct sf_err *err);
+
+/**
+ * kbuild_prebuilt() - the kernel a build left for @c in @build
+ * @dir: its directory (malloc'd)
+ * @inputs: what its manifest says it was made of, for a snapshot's header
+ *
+ * Found by @c->kernel, which needs neither the source nor the compiler:
+ * a check job boots the kernel a build job made. Of two, the one built or
+ * found up to date last.
+ *
+ * Return: 0, or -1 with @err saying where none was.
+ */
+int kbuild_prebuilt(const char *build, const struct config *c, char **dir,
+		    json_t **inputs, struct sf_err *err);
+
+/*
+ * kbuild_inputs() - what the build wrote beside the kernel in @kdir
+ * (its "inputs"), for a snapshot's header. Return: 0, or -1 with @err.
+ */
+int kbuild_inputs(const char *kdir, json_t **inputs, struct sf_err *err);
 
 /* BUILD/kernels/KEY (path_kernel()) for @c built from @src, malloc'd. */
 char *kbuild_dir(const struct kbuild *kb, const struct config *c,

@@ -56,6 +56,8 @@ struct config {
 	size_t *value;		/* per axis: index into axes[i].values */
 	struct settings s;	/* defaults + axis values + includes */
 	char key[17];		/* build key: see kbuild.h */
+	char kernel[17];	/* the key but the compiler: a prebuilt
+				 * kernel's (kbuild_prebuilt()) */
 };
 
 struct matrix {

@@ -52,6 +52,8 @@ void run_free(const struct farm *f, struct run *runs)
 		free(runs[s].out);
 		free(runs[s].snapshot);
 		free(runs[s].cmdline);
+		free(runs[s].kdir);
+		json_decref(runs[s].inputs);
 		json_decref(runs[s].snap);
 	}
 	free(runs);
@@ -229,7 +231,7 @@ static void pool_begin(struct farm *f, struct build_pool *bp)
 	free(f->pre);
 	f->pre = NULL;
 	f->npre = 0;
-	if (f->builds < 2)
+	if (f->builds < 2 || f->prebuilt)
 		return;
 	f->pre = xmalloc(f->nsel * sizeof(*f->pre));
 	for (size_t s = 0; s < f->nsel; s++) {
@@ -364,6 +366,19 @@ static int run_build(struct farm *f, struct run *run)
 	enum kbuild_status st;
 	double seconds;
 
+	free(run->kdir);
+	json_decref(run->inputs);
+	run->kdir = NULL;
+	run->inputs = NULL;
+	if (f->prebuilt) {
+		if (kbuild_prebuilt(f->build, c, &run->kdir, &run->inputs,
+				    &r->why)) {
+			r->v = V_BUILD_FAIL;
+			return -1;
+		}
+		farm_progress(f, c, "kernel %s (prebuilt)", run->kdir);
+		return 0;
+	}
 	if (run_prepare(f, run))
 		return -1;
 	p = prebuilt_find(f, c->key);
@@ -388,19 +403,24 @@ static int run_build(struct farm *f, struct run *run)
 	switch (st) {
 	case KBUILD_UP_TO_DATE:
 		farm_progress(f, c, "kernel %s is up to date", c->key);
-		return 0;
+		break;
 	case KBUILD_OK:
 		r->built = 1;
 		r->build_seconds = seconds;
-		return 0;
+		break;
 	case KBUILD_CONFIG_FAIL:
 		r->v = V_CONFIG_FAIL;
 		return -1;
 	case KBUILD_FAIL:
-		break;
+		r->v = V_BUILD_FAIL;
+		return -1;
 	}
-	r->v = V_BUILD_FAIL;
-	return -1;
+	run->kdir = kbuild_dir(&f->kb, c, &farm_source(f, run->i)->src);
+	if (kbuild_inputs(run->kdir, &run->inputs, &r->why)) {
+		r->v = V_BUILD_FAIL;
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -408,38 +428,23 @@ static int run_build(struct farm *f, struct run *run)
  * is reported as such and never mistaken for an ABI change, then writes
  * it: the only time it is written.
  */
-static int snapshot_save(struct farm *f, struct run *r, const char *kdir,
-			 struct sf_err *err)
+static int snapshot_save(struct farm *f, struct run *r, struct sf_err *err)
 {
-	const struct source *src = &farm_source(f, r->i)->src;
-	json_t *header = json_object_get(r->snap, "header");
-	char *cfg = path_kconfig(kdir), hex[17];
-	const char *compiler, *qemu;
-	uint64_t h = HASH_INIT;
-	int ret = -1;
+	json_t *header = json_object_get(r->snap, "header"), *inputs;
+	const char *qemu;
 
-	if (!json_is_object(header)) {
-		err_set(err, "%s: no header", r->snapshot);
-		goto out;
-	}
-	hash_file(&h, cfg);
-	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)h);
-	compiler = kbuild_compiler(r->c, err);
+	if (!json_is_object(header))
+		return err_set(err, "%s: no header", r->snapshot);
 	qemu = proc_version(r->c->s.qemu_binary, err);
-	if (!compiler || !qemu)
-		goto out;
-	json_object_set_new(header, "inputs",
-			    json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}",
-				      "source", src->version,
-				      "series", src->series_hash,
-				      "compiler", compiler,
-				      "qemu", qemu,
-				      "accel", f->accel,
-				      "config", hex, "cmdline", r->cmdline));
-	ret = json_file_write(r->snapshot, r->snap, err);
-out:
-	free(cfg);
-	return ret;
+	if (!qemu)
+		return -1;
+	/* the kernel's manifest's, and how it was booted */
+	inputs = json_deep_copy(r->inputs);
+	json_object_set_new(inputs, "qemu", json_string(qemu));
+	json_object_set_new(inputs, "accel", json_string(f->accel));
+	json_object_set_new(inputs, "cmdline", json_string(r->cmdline));
+	json_object_set_new(header, "inputs", inputs);
+	return json_file_write(r->snapshot, r->snap, err);
 }
 
 /* What a boot of a run takes: its kernel, initramfs, device tree. */
@@ -467,7 +472,7 @@ static int boot_prepare(struct farm *f, struct run *run,
 	struct result *r = &run->res;
 
 	memset(bf, 0, sizeof(*bf));
-	bf->kdir = kbuild_dir(&f->kb, c, &farm_source(f, run->i)->src);
+	bf->kdir = xstrdup(run->kdir);
 	bf->kernel = path_image(bf->kdir, c->s.image);
 	bf->initramfs = path_initramfs(run->out);
 	bf->init = matrix_file(&f->m, c->s.init);
@@ -544,7 +549,7 @@ static int boot_once(struct farm *f, struct run *run)
 	} else {
 		r->v = boot_run(&f->m, c, &b, bf.dtb, &run->snap, &r->why);
 	}
-	if (r->v == V_SNAPSHOT && snapshot_save(f, run, bf.kdir, &r->why)) {
+	if (r->v == V_SNAPSHOT && snapshot_save(f, run, &r->why)) {
 		r->v = V_NO_SNAPSHOT;
 		json_decref(run->snap);
 		run->snap = NULL;
@@ -561,10 +566,9 @@ out:
 
 json_t *run_lava_metadata(const struct farm *f, const struct run *r)
 {
-	const struct source *src = &farm_source(f, r->i)->src;
-
-	return json_pack("{s:s, s:s, s:s}", "sysfarm.source", src->version,
-			 "sysfarm.series", src->series_hash,
+	return json_pack("{s:O, s:O, s:s}", "sysfarm.source",
+			 json_object_get(r->inputs, "source"),
+			 "sysfarm.series", json_object_get(r->inputs, "series"),
 			 "sysfarm.cmdline", r->cmdline);
 }
 

@@ -40,6 +40,9 @@ struct run {
 	json_t *snap;		/* the snapshot as written, header inputs
 				 * included; NULL unless res.v was V_SNAPSHOT
 				 * after the boot */
+	char *kdir;		/* its kernel's directory, once built */
+	json_t *inputs;		/* what the kernel is made of, from its
+				 * manifest: the header's "inputs" */
 	struct result res;
 };
 

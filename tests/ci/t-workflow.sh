@@ -4,8 +4,8 @@
 # refuse a broken one), the plan step's matrix is `sysfarm list`, and one
 # configuration's jobs replayed here step by step, exactly as written.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib-steps.sh"
 cd "$TOP" || exit 1
-WF=.github/workflows/sysfs-abi.yml
 NPM=build/npm
 
 if [ ! -x "$NPM/node_modules/.bin/action-validator" ] ||
@@ -31,22 +31,10 @@ check "no \${{ ... }} in any run: script" \
 check "... the matrix configuration reaches steps as \$CONFIG" \
 	test "$(grep -c 'CONFIG: \${{ matrix.config }}' "$WF")" -eq 2
 
-# run_steps JOB CONFIG: every `run:` of JOB, as written, with the env:
-# the workflow gives it (CONFIG, the matrix configuration).
-run_steps() {
-	sed -n "/^  $1:\$/,/^  [a-z]/p" "$WF" | sed -n 's/^ *run: //p' \
-		>"$TMP/steps.$1"
-	test -s "$TMP/steps.$1" || return 1
-	while read -r step; do
-		echo "# $1: $step"
-		CONFIG=$2 sh -c "$step" || return 1
-	done <"$TMP/steps.$1"
-}
-
 GITHUB_OUTPUT=$TMP/output
 export GITHUB_OUTPUT
 : >"$GITHUB_OUTPUT"
-check "plan job: its steps run" run_steps plan ""
+check "plan job: its steps run" run_steps plan "{}" env
 sed -n 's/^configs=//p' "$GITHUB_OUTPUT" >"$TMP/configs"
 check "plan's matrix is sysfarm list --github" \
 	test "$(cat "$TMP/configs")" = "$("$SYSFARM" list --github)"
@@ -57,10 +45,13 @@ check "plan's kernels: one job per build key ($keys)" test \
 # One configuration, on TCG: nested KVM hangs on this machine.
 c=arm-sysfs-on-tca6507
 export GITHUB_STEP_SUMMARY=$TMP/summary.md SYSFARM_KVM=0
-check "kernel job for $c: its steps run" run_steps kernel "$c"
-check "check job for $c: its steps run (PASS)" run_steps check "$c"
+config=$("$SYSFARM" list --github | jq -c --arg c "$c" '.include[] | select(.config == $c)')
+kernel=$("$SYSFARM" list --github --kernels |
+	jq -c --arg k "$(printf '%s' "$config" | jq -r .key)" '.include[] | select(.key == $k)')
+check "kernel job for $c: its steps run" run_steps kernel "$kernel" env
+check "check job for $c: its steps run (PASS)" run_steps check "$config" env
 check "check job wrote the job summary" grep -q "$c" "$GITHUB_STEP_SUMMARY"
-check "summary job: its steps run over the results" run_steps summary ""
+check "summary job: its steps run over the results" run_steps summary "{}" env
 check "summary lists $c as PASS" grep -q "$c.*PASS" "$GITHUB_STEP_SUMMARY"
 check "... and points to the HTML page it wrote" sh -c \
 	"grep -q 'The HTML report' '$GITHUB_STEP_SUMMARY' && grep -q 'data-config=\"$c\"' build/out/report.html"

@@ -6,7 +6,7 @@
 # loads the matrix.
 . "$(dirname "$0")/../lib.sh"
 
-common="--matrix --build-dir --series --tarball --kernel-src --accel --result
+common="--matrix --build-dir --series --tarball --kernel-src --prebuilt --accel --result
 	--backend --append --timeout --jobs --builds --boots"
 golden="--expected --redactions --results"
 FARM_CMDS="list build run shell lava-jobs check update review bisect abi upgrade"
