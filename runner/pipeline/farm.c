@@ -491,12 +491,14 @@ int farm_load(struct farm *f, char *const *names, int n,
 	if (farm_sources(f, n > 0, err))
 		return SF_EXIT_USAGE;
 	/*
-	 * Only the selected configurations need their compiler here: the
-	 * others' keys are shown, not built, and a machine without the arm
-	 * toolchain still runs the x86_64 ones. A missing or broken compiler
-	 * is this machine's, not the matrix's: could not test.
+	 * Only the selected configurations of a command that builds need
+	 * their compiler here: the others' keys are shown, not built, and a
+	 * machine without the arm toolchain still runs the x86_64 ones (list,
+	 * and a --prebuilt check, need none: a CI job without it). A missing
+	 * or broken compiler is this machine's, not the matrix's: could not
+	 * test.
 	 */
-	for (size_t s = 0; !f->prebuilt && s < f->nsel; s++) {
+	for (size_t s = 0; f->uses_source && !f->prebuilt && s < f->nsel; s++) {
 		const struct config *c = &f->m.configs[f->sel[s]];
 
 		if (!kbuild_compiler(c, err)) {
