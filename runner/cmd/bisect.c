@@ -356,6 +356,11 @@ int cmd_bisect(int argc, char **argv)
 	if (ui_setup(&f, argc, argv, &bisect_cmd, &b, &status))
 		goto out;
 	status = SF_EXIT_USAGE;
+	if (f.prebuilt) {
+		fputs("sysfarm bisect: --prebuilt builds nothing, and each step is a build\n",
+		      stderr);
+		goto out;
+	}
 	if (f.nsel != 1 || argc - optind != 1) {
 		fprintf(stderr, "sysfarm bisect: takes one configuration, not %zu (usage: %s)\n",
 			argc - optind != 1 ? (size_t)(argc - optind) : f.nsel,

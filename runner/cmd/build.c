@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* sysfarm build: prepare the source and build the configurations' kernels. */
+#include <stdio.h>
+
 #include "cmd/builtin.h"
 #include "cmd/ui.h"
+#include "lib/exitcode.h"
 #include "pipeline/farm.h"
 #include "pipeline/run.h"
 
@@ -26,6 +29,12 @@ int stages_main(int argc, char **argv, const struct opt_cmd *cmd,
 	f.uses_source = 1;
 	if (ui_setup(&f, argc, argv, cmd, h->ctx, &status))
 		goto out;
+	if (f.prebuilt && !h->boot && !h->prepared) {
+		fputs("sysfarm build: --prebuilt builds nothing: it boots what a build left\n",
+		      stderr);
+		status = SF_EXIT_USAGE;
+		goto out;
+	}
 	if (ready && (status = ready(h->ctx)))
 		goto out;
 	runs = run_alloc(&f);

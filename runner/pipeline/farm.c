@@ -484,6 +484,11 @@ int farm_load(struct farm *f, char *const *names, int n,
 			return SF_EXIT_USAGE;
 		}
 	}
+	if (f->prebuilt && (f->series || f->tarball)) {
+		err_at(err, ERR_INPUT, NULL, 0, 0,
+		       "--prebuilt builds nothing: it goes without --series and --tarball");
+		return SF_EXIT_USAGE;
+	}
 	count = matrix_select(&f->m, names, n, &f->sel, err);
 	if (count < 0)
 		return SF_EXIT_USAGE;

@@ -141,6 +141,7 @@ int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err)
 	name = source_name(c->s.src_tarball ? c->s.src_tarball :
 			   SOURCE_DEFAULT_TARBALL);
 	h = hash_str(h, name);
+	k = hash_str(HASH_INIT, name);
 	free(name);
 	h = hash_str(h, c->s.src_tarball ? c->s.src_tarball : "");
 	name = series_identity(m, c->s.src_series);
@@ -148,9 +149,17 @@ int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err)
 	free(name);
 	h = hash_str(h, c->s.kernel_arch);
 	h = hash_str(h, cross);
-	/* the kernel id goes on without the compiler (a machine may lack it) */
-	k = h;
 	h = hash_str(h, compiler ? compiler : "unknown");
+	/*
+	 * The kernel id: the same but the compiler (a machine that only
+	 * boots may lack it), and the series as the matrix writes it, not
+	 * where it is (a checkout elsewhere finds the kernel a build job
+	 * left).
+	 */
+	k = hash_str(k, c->s.src_tarball ? c->s.src_tarball : "");
+	k = hash_str(k, c->s.src_series ? c->s.src_series : "");
+	k = hash_str(k, c->s.kernel_arch);
+	k = hash_str(k, cross);
 	for (size_t i = 0; i < c->s.fragments.n; i++) {
 		char *path = matrix_file(m, c->s.fragments.v[i]);
 		int r = hash_file(&h, path);
@@ -241,6 +250,11 @@ int kbuild_inputs(const char *kdir, json_t **inputs, struct sf_err *err)
 	return *inputs ? 0 : -1;
 }
 
+static double mtime(const struct stat *st)
+{
+	return st->st_mtim.tv_sec + st->st_mtim.tv_nsec / 1e9;
+}
+
 int kbuild_prebuilt(const char *build, const struct config *c, char **dir,
 		    json_t **inputs, struct sf_err *err)
 {
@@ -259,12 +273,19 @@ int kbuild_prebuilt(const char *build, const struct config *c, char **dir,
 		struct stat st;
 		json_t *j;
 
-		/* Another kernel's, or none: not this configuration's */
-		j = e->d_name[0] != '.' && !stat(path, &st) &&
-		    st.st_mtime > newest ? manifest_read(kdir, &bad) : NULL;
+		/*
+		 * Another kernel's, or none: not this configuration's. Not
+		 * through links either (an artifact may bring them): the
+		 * directory, its manifest and image are what they say.
+		 */
+		j = e->d_name[0] != '.' && !lstat(kdir, &st) &&
+		    S_ISDIR(st.st_mode) && !lstat(image, &st) &&
+		    S_ISREG(st.st_mode) && !lstat(path, &st) &&
+		    S_ISREG(st.st_mode) && mtime(&st) > newest ?
+		    manifest_read(kdir, &bad) : NULL;
 		if (j && !strcmp(json_string_value(json_object_get(j, "kernel")),
-				 c->kernel) && path_exists(image)) {
-			newest = st.st_mtime;
+				 c->kernel)) {
+			newest = mtime(&st);
 			free(*dir);
 			json_decref(*inputs);
 			*dir = kdir;
@@ -580,6 +601,7 @@ enum kbuild_status kbuild_run(const struct kbuild *kb, const struct matrix *m,
 	char *bstamp_path = path_build_stamp(dir);
 	char *image = path_image(dir, c->s.image);
 	char *cfgpath = path_kconfig(dir);
+	char *manifest = path_kernel_manifest(dir);
 	char *cstamp = config_stamp(m, c, src), *bstamp = NULL;
 	const char *target = strrchr(c->s.image, '/');
 	enum kbuild_status ret = KBUILD_FAIL;
@@ -595,6 +617,7 @@ enum kbuild_status kbuild_run(const struct kbuild *kb, const struct matrix *m,
 	if (!src->content_id || !stamp_matches(cstamp_path, cstamp) ||
 	    !path_exists(cfgpath)) {
 		unlink(cstamp_path);
+		unlink(manifest);
 		unlink(log);
 		if (kmake(kb, src, c, dir, log, "tinyconfig")) {
 			fail_with_log(err, "make tinyconfig failed", log);
@@ -634,6 +657,8 @@ enum kbuild_status kbuild_run(const struct kbuild *kb, const struct matrix *m,
 		goto out;
 	}
 	unlink(bstamp_path);
+	/* a build that fails leaves no kernel for --prebuilt to boot */
+	unlink(manifest);
 	if (kmake(kb, src, c, dir, log, target)) {
 		fail_with_log(err, "kernel build failed", log);
 		goto out;
@@ -653,6 +678,7 @@ out:
 	free(bstamp_path);
 	free(image);
 	free(cfgpath);
+	free(manifest);
 	free(cstamp);
 	free(bstamp);
 	return ret;

@@ -57,7 +57,9 @@ static const struct field kernel_fields[] = {
 static const struct field guest_fields[] = {
 	{ .key = "init", .type = F_FILE, .off = S(init) },
 	{ .key = "busybox", .type = F_STR, .off = S(busybox) },
-	{ .key = "snapshotter", .type = F_STR, .off = S(snapshotter) },
+	{ .key = "snapshotter", .type = F_STR, .off = S(snapshotter),
+	  .rule = R_WORD,
+	  .what = "guest.snapshotter" },
 	{ 0 }
 };
 

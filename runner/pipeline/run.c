@@ -182,9 +182,14 @@ static void pool_fill(struct farm *f, struct build_pool *bp)
 		if (fs) {
 			bp->preparing[fs - f->srcs] = 1;
 			farm_source_begin(f, fs);
-			pid = proc_worker(prep_work, &prep, &ok, sizeof(ok),
+			/*
+			 * A user's tree is prepared here: this process would
+			 * copy it again to know what the worker made. No
+			 * worker either: prepared here, the others wait.
+			 */
+			pid = f->kernel_src ? -1 :
+			      proc_worker(prep_work, &prep, &ok, sizeof(ok),
 					  &bp->slot[bp->running].fd);
-			/* No worker: prepared here, the others wait */
 			if (pid < 0) {
 				farm_source_work(f, fs);
 				farm_source_end(f, fs);
@@ -322,11 +327,18 @@ static int pool_reaped(struct farm *f, struct build_pool *bp, pid_t pid,
 	return 1;
 }
 
-/* Whether @run's kernel may be asked for: built, or not the pool's. */
-static int pool_ready(struct farm *f, const struct run *run)
+/*
+ * Whether @run's kernel may be asked for: built, or not the pool's, and
+ * no worker preparing its source (two sources may share a key).
+ */
+static int pool_ready(struct farm *f, const struct build_pool *bp,
+		      const struct run *run)
 {
 	struct prebuilt *p = prebuilt_find(f, run->c->key);
+	struct farm_source *fs = farm_source(f, run->i);
 
+	if (bp->preparing && bp->preparing[fs - f->srcs] && !fs->state)
+		return 0;
 	return !p || p->done || p->fs->state < 0;
 }
 
@@ -334,6 +346,8 @@ static void pool_end(struct build_pool *bp)
 {
 	if (!bp->slot)
 		return;
+	for (size_t i = 0; i < bp->running; i++)
+		close(bp->slot[i].fd);
 	free(bp->preparing);
 	free(bp->slot);
 	close(bp->jobserver[0]);
@@ -357,6 +371,38 @@ static void run_build_all(struct farm *f)
 	pool_end(&bp);
 }
 
+/*
+ * --prebuilt's build stage: the kernel a build left, if it was built from
+ * the series there is now (a build that failed after an edit of a patch
+ * left the last one's). Return: as run_build().
+ */
+static int run_prebuilt(struct farm *f, struct run *run)
+{
+	const struct farm_source *fs = farm_source(f, run->i);
+	struct result *r = &run->res;
+	const char *built;
+	char *now = NULL;
+
+	if (kbuild_prebuilt(f->build, run->c, &run->kdir, &run->inputs,
+			    &r->why) ||
+	    (fs->series && source_series_hash(fs->series, &now, &r->why))) {
+		r->v = V_BUILD_FAIL;
+		return -1;
+	}
+	built = json_string_value(json_object_get(run->inputs, "series"));
+	if (strcmp(built, now ? now : "")) {
+		err_set(&r->why, "the kernel in %s was built from series %s, %s is %s now: build it again ('sysfarm build %s')",
+			run->kdir, built, fs->series ? fs->series : "the series",
+			now ? now : "none", run->c->name);
+		free(now);
+		r->v = V_BUILD_FAIL;
+		return -1;
+	}
+	free(now);
+	farm_progress(f, run->c, "kernel %s (prebuilt)", run->kdir);
+	return 0;
+}
+
 /* The build stage. Return: 0 to go on, -1 when @r has its verdict. */
 static int run_build(struct farm *f, struct run *run)
 {
@@ -370,15 +416,8 @@ static int run_build(struct farm *f, struct run *run)
 	json_decref(run->inputs);
 	run->kdir = NULL;
 	run->inputs = NULL;
-	if (f->prebuilt) {
-		if (kbuild_prebuilt(f->build, c, &run->kdir, &run->inputs,
-				    &r->why)) {
-			r->v = V_BUILD_FAIL;
-			return -1;
-		}
-		farm_progress(f, c, "kernel %s (prebuilt)", run->kdir);
-		return 0;
-	}
+	if (f->prebuilt)
+		return run_prebuilt(f, run);
 	if (run_prepare(f, run))
 		return -1;
 	p = prebuilt_find(f, c->key);
@@ -438,8 +477,13 @@ static int snapshot_save(struct farm *f, struct run *r, struct sf_err *err)
 	qemu = proc_version(r->c->s.qemu_binary, err);
 	if (!qemu)
 		return -1;
-	/* the kernel's manifest's, and how it was booted */
-	inputs = json_deep_copy(r->inputs);
+	/* the kernel's manifest's (kbuild_inputs() checked them), and how it
+	 * was booted */
+	inputs = json_pack("{s:O, s:O, s:O, s:O}",
+			   "source", json_object_get(r->inputs, "source"),
+			   "series", json_object_get(r->inputs, "series"),
+			   "compiler", json_object_get(r->inputs, "compiler"),
+			   "config", json_object_get(r->inputs, "config"));
 	json_object_set_new(inputs, "qemu", json_string(qemu));
 	json_object_set_new(inputs, "accel", json_string(f->accel));
 	json_object_set_new(inputs, "cmdline", json_string(r->cmdline));
@@ -758,8 +802,10 @@ static void reap_one(struct farm *f, struct build_pool *bp,
 			ws[i].pid = 0;
 			ws[i].status = pid < 0 ? -1 : status;
 		}
+	/* No child left to wait for: pool_end() closes the slots */
 	if (pid < 0)
-		bp->running = 0;	/* no child left to wait for */
+		while (bp->running)
+			close(bp->slot[--bp->running].fd);
 }
 
 /*
@@ -865,7 +911,8 @@ void run_matrix(struct farm *f, struct run *runs, const struct run_hooks *h)
 		 */
 		while (started < f->nsel && started < s + ahead &&
 		       (started == s || run_may_start(f, runs, ws, started))) {
-			while (!pool_ready(f, &runs[started]) && bp.running)
+			while (!pool_ready(f, &bp, &runs[started]) &&
+			       bp.running)
 				reap_one(f, &bp, ws, f->nsel);
 			ws[started].t0 = now_seconds();
 			run_start(f, &runs[started], h,

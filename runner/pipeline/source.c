@@ -873,6 +873,20 @@ fail:
 	return -1;
 }
 
+int source_series_hash(const char *series, char **hex, struct sf_err *err)
+{
+	struct source src = SOURCE_INIT;
+	struct strv patches = STRV_INIT;
+	uint64_t h = HASH_INIT;
+
+	*hex = NULL;
+	if (!series_id(&src, series, &patches, &h, err))
+		*hex = xstrdup(src.series_hash);
+	strv_release(&patches);
+	source_release(&src);
+	return *hex ? 0 : -1;
+}
+
 void source_release(struct source *src)
 {
 	free(src->dir);

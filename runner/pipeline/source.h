@@ -29,6 +29,13 @@ struct source {
 
 #define SOURCE_INIT { 0 }
 
+/*
+ * source_series_hash() - the series_hash a tree patched with @series has
+ * (each patch's name and content), read from the series alone.
+ * Return: 0 with @hex malloc'd, or -1 with @err.
+ */
+int source_series_hash(const char *series, char **hex, struct sf_err *err);
+
 /* A configuration's tarball when the matrix names none. */
 #define SOURCE_DEFAULT_TARBALL "/usr/src/linux-source-6.1.tar.xz"
 

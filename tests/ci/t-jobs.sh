@@ -26,12 +26,15 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 # The bare system, made once (build/jobs/base; its .debs kept beside it).
+# debootstrap mounts /proc and /sys in the target: in a namespace of its
+# own, they cannot outlive it.
 if [ ! -f "$J/base.done" ]; then
-	rm -rf "$J/base"
+	rm -rf --one-file-system "$J/base"
 	mkdir -p "$J/debs"
 	check "debootstrap makes a minbase bookworm" sh -c \
-		"debootstrap --variant=minbase --cache-dir='$J/debs' bookworm \
-		 '$J/base' '$MIRROR' >'$J/base.log' 2>&1 || { tail -5 '$J/base.log'; exit 1; }"
+		"unshare --mount --propagation private debootstrap --variant=minbase \
+		 --cache-dir='$J/debs' bookworm '$J/base' '$MIRROR' \
+		 >'$J/base.log' 2>&1 || { tail -5 '$J/base.log'; exit 1; }"
 	[ -x "$J/base/bin/sh" ] && touch "$J/base.done"
 fi
 dpkg_count() { chroot "$1" dpkg-query -W -f '${binary:Package}\n' | wc -l; }
@@ -48,7 +51,7 @@ echo "# the bare system: $base_n packages, $((base_kib / 1024)) MiB"
 # /src and this machine's apt sources.
 mkroot() {
 	r=$J/$1
-	rm -rf "$r" "$J/$1.apt"
+	rm -rf --one-file-system "$r" "$J/$1.apt"
 	cp -a "$J/base" "$r"
 	mkdir -p "$r/src/build/ccache" "$J/$1.apt/u" "$J/$1.apt/w"
 	git ls-files -co --exclude-standard -z |

@@ -178,4 +178,37 @@ check "... the results in matrix order" diff "$TMP/configs.names" "$TMP/run3.nam
 check "--boots 1: one boot at a time" awk '
 	/: booting / { if (booting) exit 1; booting = 1 }
 	/: SNAPSHOT after / { booting = 0 }' "$TMP/run4.err"
+
+# --prebuilt boots what the builds left, found by the configuration's
+# kernel id in each kernel's sysfarm-kernel.json: no source, no compiler.
+P=x86_64-sysfs-on
+key=$("$SYSFARM" list --json "$P" | jq -r '.[0].key')
+check "$P: its kernel's manifest names its key" \
+	jq -e --arg k "$key" '.key == $k and (.inputs | length == 4)' \
+	"build/kernels/$key/sysfarm-kernel.json"
+"$SYSFARM" run --prebuilt "$P" >"$TMP/pre" 2>"$TMP/pre.err"
+check "run --prebuilt $P: SNAPSHOT (status $?)" \
+	jq -e '.verdict == "SNAPSHOT" and (.built | not)' "build/out/$P/result.json"
+check "... from the kernel the build left, nothing prepared" sh -c \
+	"grep -q ': kernel .*/build/kernels/$key (prebuilt)$' '$TMP/pre.err' &&
+	 ! grep -q 'preparing the kernel source' '$TMP/pre.err'"
+check "... the header's inputs those of a build" jq -e \
+	'.header.inputs | has("source", "series", "compiler", "config", "qemu")' \
+	"build/out/$P/snapshot.json"
+# A kernel built from another series (a build that failed after a patch
+# was edited leaves the last one) is refused, and so is one behind a link.
+D=$TMP/prebuilt
+mkdir -p "$D/kernels"
+cp -a "build/kernels/$key" "$D/kernels/"
+jq '.inputs.series = "0000000000000000"' "build/kernels/$key/sysfarm-kernel.json" \
+	>"$D/kernels/$key/sysfarm-kernel.json"
+"$SYSFARM" run --prebuilt --build-dir "$D" "$P" >"$TMP/pre" 2>&1
+check "a kernel of another series: BUILD-FAIL, build it again (status $?)" \
+	grep -q "BUILD-FAIL: the kernel in .* was built from series 0000000000000000, .*patches/series is .* now: build it again" "$TMP/pre"
+rm -rf "$D/kernels/$key"
+ln -s "$TOP/build/kernels/$key" "$D/kernels/link"
+"$SYSFARM" run --prebuilt --build-dir "$D" "$P" >"$TMP/pre" 2>&1
+check "a kernel directory that is a link: not booted (status $?)" \
+	grep -q "BUILD-FAIL: no kernel of $P in" "$TMP/pre"
+rm -rf "$D"
 done_testing
