@@ -216,13 +216,17 @@ out:
 	return ret;
 }
 
-/* @kdir's manifest, if it is one: its "kernel" id a string, its "inputs" strings. */
+/*
+ * @kdir's manifest, if it is one: its "kernel" id a string, its "inputs"
+ * the four strings a build writes, and only those (a snapshot's header
+ * takes them as they are).
+ */
 static json_t *manifest_read(const char *kdir, struct sf_err *err)
 {
 	static const char *const names[] = { "source", "series", "compiler",
 					     "config" };
 	char *path = path_kernel_manifest(kdir);
-	json_t *j = NULL, *in;
+	json_t *j = NULL, *in, *only;
 
 	if (json_file_read(path, &j, err))
 		goto out;
@@ -235,7 +239,12 @@ static json_t *manifest_read(const char *kdir, struct sf_err *err)
 			path);
 		json_decref(j);
 		j = NULL;
+		goto out;
 	}
+	only = json_object();
+	for (size_t i = 0; i < 4; i++)
+		json_object_set(only, names[i], json_object_get(in, names[i]));
+	json_object_set_new(j, "inputs", only);
 out:
 	free(path);
 	return j;

@@ -477,13 +477,8 @@ static int snapshot_save(struct farm *f, struct run *r, struct sf_err *err)
 	qemu = proc_version(r->c->s.qemu_binary, err);
 	if (!qemu)
 		return -1;
-	/* the kernel's manifest's (kbuild_inputs() checked them), and how it
-	 * was booted */
-	inputs = json_pack("{s:O, s:O, s:O, s:O}",
-			   "source", json_object_get(r->inputs, "source"),
-			   "series", json_object_get(r->inputs, "series"),
-			   "compiler", json_object_get(r->inputs, "compiler"),
-			   "config", json_object_get(r->inputs, "config"));
+	/* the kernel's manifest's (only what a build writes), and the boot's */
+	inputs = json_deep_copy(r->inputs);
 	json_object_set_new(inputs, "qemu", json_string(qemu));
 	json_object_set_new(inputs, "accel", json_string(f->accel));
 	json_object_set_new(inputs, "cmdline", json_string(r->cmdline));
