@@ -405,6 +405,14 @@ int main(int argc, char **argv)
 	json_t *snap;
 	int ret;
 
+	/*
+	 * jansson seeds its hash tables from /dev/urandom on the first
+	 * object. Early in a guest's boot the kernel's RNG is not ready, and
+	 * a read of /dev/urandom makes 6.1 run its jitter loop until it is:
+	 * 1-3 s of every TCG boot. The order of keys is insertion order
+	 * whatever the seed; the seed only spreads buckets.
+	 */
+	json_object_seed(1);
 	ret = opts_parse(&opts, argc, argv);
 	if (ret) {
 		status = ret > 0 ? SNAP_EXIT_OK : SNAP_EXIT_USAGE;
