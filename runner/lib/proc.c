@@ -429,19 +429,28 @@ static ssize_t capture_read(struct capture *cap, int drop)
 
 /*
  * Reaps @pid, reading @cap meanwhile if not NULL, until @deadline (0:
- * none). Return: 0 when reaped, -1 when the deadline came first.
+ * none) or until @p's done() says so (@p may be NULL). Return: 0 when
+ * reaped, -1 when the deadline came first, 1 when done() did.
  */
 static int child_reap(pid_t pid, int *wstatus, double deadline,
-		      struct capture *cap)
+		      struct capture *cap, const struct proc *p)
 {
 	for (;;) {
 		pid_t r = waitpid(pid, wstatus, WNOHANG);
+		double wake = deadline;
 
 		if (r == pid || (r < 0 && errno != EINTR))
 			return 0;
 		if (deadline && now_seconds() >= deadline)
 			return -1;
-		if (chld_poll(cap && !cap->eof ? cap->fd : -1, deadline))
+		if (p && p->done) {
+			if (p->done(p->done_arg))
+				return 1;
+			wake = now_seconds() + PROC_DONE_POLL;
+			if (deadline && deadline < wake)
+				wake = deadline;
+		}
+		if (chld_poll(cap && !cap->eof ? cap->fd : -1, wake))
 			capture_read(cap, 1);
 	}
 }
@@ -450,7 +459,7 @@ static int child_reap(pid_t pid, int *wstatus, double deadline,
 static void group_stop(pid_t pid, int *wstatus)
 {
 	kill(-pid, SIGTERM);
-	if (child_reap(pid, wstatus, now_seconds() + TERM_GRACE, NULL)) {
+	if (child_reap(pid, wstatus, now_seconds() + TERM_GRACE, NULL, NULL)) {
 		kill(-pid, SIGKILL);
 		while (waitpid(pid, wstatus, 0) < 0 && errno == EINTR)
 			;
@@ -621,9 +630,9 @@ fail:
 }
 
 /*
- * Waits for @p's child, or for its deadline; with @cap, reads its stdout
- * meanwhile. Nothing the child started may outlive it: its group is
- * killed when it ends.
+ * Waits for @p's child, for its deadline or for its done(); with @cap,
+ * reads its stdout meanwhile. Nothing the child started may outlive it:
+ * its group is killed when it ends.
  */
 static enum proc_status proc_wait(struct proc *p, struct capture *cap,
 				  int *code)
@@ -631,13 +640,14 @@ static enum proc_status proc_wait(struct proc *p, struct capture *cap,
 	double deadline = p->timeout > 0 ? now_seconds() + p->timeout : 0;
 	int wstatus = 0;
 	pid_t pid = p->pid;
+	int r = child_reap(pid, &wstatus, deadline, cap, p);
 
-	if (child_reap(pid, &wstatus, deadline, cap)) {
+	if (r) {
 		group_stop(pid, &wstatus);
 		kill(-pid, SIGKILL);
 		live_del(pid);
 		*code = 0;
-		return PROC_TIMEOUT;
+		return r < 0 ? PROC_TIMEOUT : PROC_DONE;
 	}
 	kill(-pid, SIGKILL);
 	live_del(pid);
@@ -719,6 +729,7 @@ out:
 	case PROC_TIMEOUT:
 		err_set(err, "'%s' timed out after %g s", cmd, timeout);
 		break;
+	case PROC_DONE:		/* no done() here: cannot happen */
 	case PROC_START_FAILED:
 		err_set(err, "cannot run '%s': %s", cmd, strerror(code));
 		break;

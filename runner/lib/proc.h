@@ -28,8 +28,17 @@ struct proc {
 	int err_to_out;			/* stderr to out_path as well */
 	int err_null;			/* stderr to /dev/null */
 	double timeout;			/* seconds; 0 means none */
+	/*
+	 * Or NULL. Asked every PROC_DONE_POLL s while the child runs: a
+	 * nonzero answer says the child has done what it was run for, and
+	 * its group is stopped (PROC_DONE) instead of waited for.
+	 */
+	int (*done)(void *arg);
+	void *done_arg;
 	pid_t pid;
 };
+
+#define PROC_DONE_POLL 0.02	/* seconds */
 
 #define PROC_INIT { 0 }
 
@@ -37,6 +46,7 @@ enum proc_status {
 	PROC_EXITED,		/* exit status in *code */
 	PROC_SIGNALED,		/* signal number in *code */
 	PROC_TIMEOUT,		/* deadline passed, group killed */
+	PROC_DONE,		/* @done said so, group stopped */
 	PROC_START_FAILED,	/* fork or exec failed, errno in *code */
 };
 

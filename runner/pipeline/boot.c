@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/paths.h"
@@ -486,6 +487,50 @@ static void boot_argv(const struct config *c, const struct boot *b,
 	free(chan);
 }
 
+/* What frame_arrived() watches: the two files and their last sizes. */
+struct frame_watch {
+	const char *path[2];	/* channel.out, console.log */
+	off_t seen[2];
+};
+
+/*
+ * Has the guest sent a whole frame, on the channel or on the console?
+ * What it does after that (its reboot) is no part of the answer: on
+ * x86_64 the reboot waits for the PS/2 mouse's probe, 0.4 s a boot.
+ * A file is read again only when it has grown.
+ */
+static int frame_arrived(void *arg)
+{
+	struct frame_watch *w = arg;
+
+	for (int i = 0; i < 2; i++) {
+		const char *payload;
+		char *buf, *frame;
+		size_t len, plen, flen;
+		struct stat st;
+		int fr;
+
+		if (stat(w->path[i], &st) || st.st_size == w->seen[i])
+			continue;
+		w->seen[i] = st.st_size;
+		buf = file_read(w->path[i], &len);
+		if (!buf)
+			continue;
+		if (!i) {
+			fr = frame_decode(buf, len, &payload, &plen);
+		} else {
+			fr = console_frame(buf, len, &frame, &flen);
+			if (!fr)
+				fr = frame_decode(frame, flen, &payload, &plen);
+			free(frame);	/* NULL unless console_frame() gave one */
+		}
+		free(buf);
+		if (!fr)
+			return 1;
+	}
+	return 0;
+}
+
 enum verdict boot_run(const struct matrix *m, const struct config *c,
 		      const struct boot *b, const char *dtb, json_t **snap,
 		      struct sf_err *err)
@@ -494,6 +539,7 @@ enum verdict boot_run(const struct matrix *m, const struct config *c,
 	char *chan = path_channel(b->outdir);
 	char *qlog = path_qemu_log(b->outdir);
 	struct strv argv = STRV_INIT;
+	struct frame_watch watch = { .path = { chan, con } };
 	struct proc p = PROC_INIT;
 	enum proc_status st;
 	enum verdict v;
@@ -509,6 +555,8 @@ enum verdict boot_run(const struct matrix *m, const struct config *c,
 	p.out_append = 1;
 	p.err_to_out = 1;
 	p.timeout = b->timeout;
+	p.done = frame_arrived;
+	p.done_arg = &watch;
 	st = proc_run(&p, &code);
 	v = boot_decode(b, st, code, snap, err);
 	strv_release(&argv);

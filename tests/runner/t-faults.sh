@@ -88,6 +88,20 @@ check "truncated frame on the console: CORRUPT" \
 	run CORRUPT x86_64-sysfs-off --result console \
 	--append sysfarm.fault=truncate
 
+# A guest is stopped once its whole frame has arrived, not waited for:
+# one that stays up after sending it (fault=linger) passes instead of
+# timing out, on the channel and on the console alike.
+for r in channel console; do
+	"$SYSFARM" check --result "$r" --timeout 60 \
+		--append sysfarm.fault=linger x86_64-sysfs-on >"$TMP/out" 2>&1
+	status=$?
+	check "guest that stays up after its frame ($r): PASS, not TIMEOUT (status $status)" \
+		test "$status" -eq 0
+	check "... QEMU stopped by the farm" grep -q 'terminating on signal' \
+		build/out/x86_64-sysfs-on/qemu.log
+	check "... and none left" no_qemu_left x86_64-sysfs-on
+done
+
 check "snapshotter crash: NO-SNAPSHOT, not a diff" \
 	run NO-SNAPSHOT x86_64-sysfs-off --append sysfarm.fault=crash
 check "... with the console line saying how it died" \
