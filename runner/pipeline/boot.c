@@ -487,48 +487,87 @@ static void boot_argv(const struct config *c, const struct boot *b,
 	free(chan);
 }
 
-/* What frame_arrived() watches: the two files and their last sizes. */
+/* What frame_arrived() watches: the file the frame comes on. */
 struct frame_watch {
-	const char *path[2];	/* channel.out, console.log */
-	off_t seen[2];
+	const char *path;	/* channel.out, or console.log */
+	int console;		/* @path is the console */
+	off_t seen;		/* its size when last read */
+	off_t scanned;		/* console: searched for CONSOLE_SENT up to */
 };
 
 /*
- * Has the guest sent a whole frame, on the channel or on the console?
- * What it does after that (its reboot) is no part of the answer: on
- * x86_64 the reboot waits for the PS/2 mouse's probe, 0.4 s a boot.
- * A file is read again only when it has grown.
+ * Does the console hold a CONSOLE_SENT line (its newline too) in the
+ * bytes since @w->scanned? Only those are read: a chatty console costs
+ * each byte once.
+ */
+static int console_sent(struct frame_watch *w, off_t size)
+{
+	static const char sent[] = "\n" CONSOLE_SENT;
+	off_t from = w->scanned > (off_t)sizeof(sent) ?
+		     w->scanned - (off_t)sizeof(sent) : 0;
+	size_t len = size - from, n = 0;
+	char *buf = xmalloc(len + 1);
+	int fd = open(w->path, O_RDONLY | O_CLOEXEC), found = 0;
+
+	while (fd >= 0 && n < len) {
+		ssize_t got = pread(fd, buf + n, len - n, from + n);
+
+		if (got <= 0)
+			break;
+		n += got;
+	}
+	if (fd >= 0)
+		close(fd);
+	for (const char *p = buf; n >= sizeof(sent) &&
+	     (p = memmem(p, n - (p - buf), sent, sizeof(sent) - 1)); p++) {
+		const char *after = p + sizeof(sent) - 1;
+
+		if (after < buf + n && (*after == '\n' || *after == '\r')) {
+			found = 1;
+			break;
+		}
+	}
+	w->scanned = from + n;
+	free(buf);
+	return found;
+}
+
+/*
+ * Has the guest sent a whole frame? What it does after that (its reboot)
+ * is no part of the answer: on x86_64 the reboot waits for the PS/2
+ * mouse's probe, 0.4 s a boot. The channel is decoded each time it has
+ * grown (the frame is all it carries); the console only once a
+ * CONSOLE_SENT line has come, the guest's last word.
  */
 static int frame_arrived(void *arg)
 {
 	struct frame_watch *w = arg;
+	char *buf, *frame = NULL;
+	size_t len, plen, flen;
+	const char *payload;
+	struct stat st;
+	int fr;
 
-	for (int i = 0; i < 2; i++) {
-		const char *payload;
-		char *buf, *frame;
-		size_t len, plen, flen;
-		struct stat st;
-		int fr;
-
-		if (stat(w->path[i], &st) || st.st_size == w->seen[i])
-			continue;
-		w->seen[i] = st.st_size;
-		buf = file_read(w->path[i], &len);
-		if (!buf)
-			continue;
-		if (!i) {
-			fr = frame_decode(buf, len, &payload, &plen);
-		} else {
-			fr = console_frame(buf, len, &frame, &flen);
-			if (!fr)
-				fr = frame_decode(frame, flen, &payload, &plen);
-			free(frame);	/* NULL unless console_frame() gave one */
-		}
-		free(buf);
-		if (!fr)
-			return 1;
+	if (stat(w->path, &st) || st.st_size == w->seen)
+		return 0;
+	if (w->console && !console_sent(w, st.st_size)) {
+		w->seen = st.st_size;
+		return 0;
 	}
-	return 0;
+	buf = file_read(w->path, &len);
+	if (!buf)
+		return 0;
+	w->seen = st.st_size;
+	if (w->console) {
+		fr = console_frame(buf, len, &frame, &flen);
+		if (!fr)
+			fr = frame_decode(frame, flen, &payload, &plen);
+		free(frame);
+	} else {
+		fr = frame_decode(buf, len, &payload, &plen);
+	}
+	free(buf);
+	return !fr;
 }
 
 enum verdict boot_run(const struct matrix *m, const struct config *c,
@@ -539,7 +578,8 @@ enum verdict boot_run(const struct matrix *m, const struct config *c,
 	char *chan = path_channel(b->outdir);
 	char *qlog = path_qemu_log(b->outdir);
 	struct strv argv = STRV_INIT;
-	struct frame_watch watch = { .path = { chan, con } };
+	struct frame_watch watch = { .path = b->console ? con : chan,
+				     .console = b->console };
 	struct proc p = PROC_INIT;
 	enum proc_status st;
 	enum verdict v;

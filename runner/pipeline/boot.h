@@ -31,6 +31,8 @@ struct boot {
 	const char *cmdline;		/* from boot_cmdline() */
 	int timeout;			/* seconds */
 	int interactive;		/* the console on the terminal */
+	int console;			/* the frame comes on the console
+					 * (sysfarm.result=console) */
 };
 
 /**

@@ -563,6 +563,7 @@ static int boot_once(struct farm *f, struct run *run)
 	if (run_on_console(f)) {
 		cmdline = xstrfmt("%s sysfarm.result=console", run->cmdline);
 		b.cmdline = cmdline;
+		b.console = 1;
 	}
 	if (run_from_lab(f))
 		farm_progress(f, c, "reading the lab's LAVA log");
@@ -623,6 +624,7 @@ static void run_prepared(struct farm *f, struct run *run,
 		goto out;
 	cmdline = xstrfmt("%s sysfarm.result=console", run->cmdline);
 	b.cmdline = cmdline;
+	b.console = 1;
 	h->prepared(h->ctx, f, run, &b, bf.dtb);
 	free(cmdline);
 out:
