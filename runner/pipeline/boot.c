@@ -493,6 +493,7 @@ struct frame_watch {
 	int console;		/* @path is the console */
 	off_t seen;		/* its size when last read */
 	off_t scanned;		/* console: searched for CONSOLE_SENT up to */
+	int sent;		/* console: a CONSOLE_SENT line not yet tried */
 };
 
 /*
@@ -505,9 +506,15 @@ static int console_sent(struct frame_watch *w, off_t size)
 	static const char sent[] = "\n" CONSOLE_SENT;
 	off_t from = w->scanned > (off_t)sizeof(sent) ?
 		     w->scanned - (off_t)sizeof(sent) : 0;
-	size_t len = size - from, n = 0;
-	char *buf = xmalloc(len + 1);
-	int fd = open(w->path, O_RDONLY | O_CLOEXEC), found = 0;
+	size_t len, n = 0;
+	char *buf;
+	int fd, found = 0;
+
+	if (size <= from)
+		return 0;
+	len = size - from;
+	buf = xmalloc(len + 1);
+	fd = open(w->path, O_RDONLY | O_CLOEXEC);
 
 	while (fd >= 0 && n < len) {
 		ssize_t got = pread(fd, buf + n, len - n, from + n);
@@ -550,19 +557,23 @@ static int frame_arrived(void *arg)
 
 	if (stat(w->path, &st) || st.st_size == w->seen)
 		return 0;
-	if (w->console && !console_sent(w, st.st_size)) {
+	if (w->console && !w->sent)
+		w->sent = console_sent(w, st.st_size);
+	if (w->console && !w->sent) {
 		w->seen = st.st_size;
 		return 0;
 	}
 	buf = file_read(w->path, &len);
 	if (!buf)
-		return 0;
+		return 0;	/* tried again at the next poll */
 	w->seen = st.st_size;
 	if (w->console) {
 		fr = console_frame(buf, len, &frame, &flen);
 		if (!fr)
 			fr = frame_decode(frame, flen, &payload, &plen);
 		free(frame);
+		/* not a frame after all: wait for another last word */
+		w->sent = 0;
 	} else {
 		fr = frame_decode(buf, len, &payload, &plen);
 	}
