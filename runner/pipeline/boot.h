@@ -63,6 +63,10 @@ char *boot_cmdline(const struct config *c, const struct strv *append);
  *	reference), parsed but not checked; nothing is written
  * @err: the verdict's explanation and evidence (console lines)
  *
+ * QEMU is stopped as soon as a whole frame has come on the result path
+ * @b asks for (@b->console), or at @b->timeout; else it ends with the
+ * guest.
+ *
  * Return: V_SNAPSHOT, V_QEMU_FAIL, V_PANIC, V_TIMEOUT, V_CORRUPT or
  * V_NO_SNAPSHOT.
  */
