@@ -24,6 +24,22 @@ timed() {
 	[ "$status" -eq 0 ] || failed=1
 }
 
+# discard PATH...: each PATH (under BD) that exists is moved into BD/trash,
+# which bench/run empties once its last figure is taken. This machine's
+# ext4 has no journal, and then every inode allocation skips, one by one,
+# the inodes deleted in the last minutes (fs/ext4/ialloc.c,
+# recently_deleted()): a 6.1 tree extracted right after one was deleted
+# took 31-62 s here, 5.9 s when nothing had been deleted for minutes. No
+# figure pays for the bench's own clean-up.
+discard() {
+	local p
+	for p; do
+		[ -e "$p" ] || continue
+		mkdir -p "$BD/trash" &&
+			mv -- "$p" "$(mktemp -d "$BD/trash/XXXXXX")/" || exit 1
+	done
+}
+
 # farm_check ARGS...: sysfarm check against BD's goldens: check deletes
 # and writes pending files beside them, never in the repository's.
 # shellcheck disable=SC2317 # run through timed
