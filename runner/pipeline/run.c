@@ -547,6 +547,19 @@ static int run_on_console(const struct farm *f)
 	       !strcmp(f->result, "console");
 }
 
+/*
+ * @b asks the guest for its frame on the console and stops at that frame.
+ * Return: @b's command line, for the caller to free after the boot.
+ */
+static char *boot_on_console(const struct run *run, struct boot *b)
+{
+	char *cmdline = xstrfmt("%s sysfarm.result=console", run->cmdline);
+
+	b->cmdline = cmdline;
+	b->console = 1;
+	return cmdline;
+}
+
 /* One boot. Return: 0 with @run->snap, or -1 with its verdict. */
 static int boot_once(struct farm *f, struct run *run)
 {
@@ -560,11 +573,8 @@ static int boot_once(struct farm *f, struct run *run)
 
 	if (boot_prepare(f, run, &bf, &b))
 		goto out;
-	if (run_on_console(f)) {
-		cmdline = xstrfmt("%s sysfarm.result=console", run->cmdline);
-		b.cmdline = cmdline;
-		b.console = 1;
-	}
+	if (run_on_console(f))
+		cmdline = boot_on_console(run, &b);
 	if (run_from_lab(f))
 		farm_progress(f, c, "reading the lab's LAVA log");
 	else
@@ -622,9 +632,7 @@ static void run_prepared(struct farm *f, struct run *run,
 
 	if (boot_prepare(f, run, &bf, &b))
 		goto out;
-	cmdline = xstrfmt("%s sysfarm.result=console", run->cmdline);
-	b.cmdline = cmdline;
-	b.console = 1;
+	cmdline = boot_on_console(run, &b);
 	h->prepared(h->ctx, f, run, &b, bf.dtb);
 	free(cmdline);
 out:
