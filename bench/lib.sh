@@ -24,19 +24,27 @@ timed() {
 	[ "$status" -eq 0 ] || failed=1
 }
 
-# discard PATH...: each PATH (under BD) that exists is moved into BD/trash,
-# which bench/run empties once its last figure is taken. This machine's
-# ext4 has no journal, and then every inode allocation skips, one by one,
-# the inodes deleted in the last minutes (fs/ext4/ialloc.c,
-# recently_deleted()): a 6.1 tree extracted right after one was deleted
-# took 31-62 s here, 5.9 s when nothing had been deleted for minutes. No
-# figure pays for the bench's own clean-up.
+# discard PATH...: each PATH under BD that exists is moved into BD/trash
+# (a rename: BD's own file system), which bench/run empties when it ends.
+# This machine's ext4 has no journal, and then every new inode skips, one
+# at a time, the inodes deleted in the last minutes (fs/ext4/ialloc.c,
+# recently_deleted()): the 6.1 tarball extracted in 31.7 s right after a
+# tree was deleted, in 5.9 s when nothing had been deleted for minutes.
+# No figure pays for the bench's own clean-up.
 discard() {
-	local p
+	local p t
 	for p; do
 		[ -e "$p" ] || continue
-		mkdir -p "$BD/trash" &&
-			mv -- "$p" "$(mktemp -d "$BD/trash/XXXXXX")/" || exit 1
+		case $p in
+		"$BD"/*) ;;
+		*) echo "bench: discard: $p is not under $BD" >&2; exit 1 ;;
+		esac
+		[ "$(stat -c %d -- "$p")" = "$(stat -c %d -- "$BD")" ] || {
+			echo "bench: discard: $p is not on $BD's file system" >&2
+			exit 1
+		}
+		mkdir -p "$BD/trash" && t=$(mktemp -d "$BD/trash/XXXXXX") &&
+			mv -- "$p" "$t/" || exit 1
 	done
 }
 
