@@ -22,6 +22,9 @@ timed() {
 	secs=$(calc "$(now) - $t0")
 	echo "bench: $name: ${secs}s (status $status)" >&2
 	[ "$status" -eq 0 ] || failed=1
+	# Interrupted (Ctrl-C reaches the whole group): bash itself goes on
+	# when its child exits 130 rather than dying of the signal.
+	[ "$status" -ne 130 ] || exit 130
 }
 
 # discard PATH...: each PATH under BD that exists is moved into BD/trash
