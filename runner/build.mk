@@ -36,12 +36,22 @@ $(PROC_UNIT): $(PROC_UNIT_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^
 
+# Unit tests of runner/lib/util.c (TAP).
+UTIL_UNIT := $(BUILD)/tests/util-unit
+UTIL_UNIT_OBJS := $(BUILD)/runner/tests/runner/util-unit.o \
+	$(BUILD)/runner/runner/lib/util.o
+
+$(UTIL_UNIT): $(UTIL_UNIT_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^
+
 -include $(RUNNER_OBJS:.o=.d) $(SYSFARM_CC_OBJS:.o=.d) $(PROC_UNIT_OBJS:.o=.d)
+-include $(UTIL_UNIT_OBJS:.o=.d)
 
 TESTS += tests/runner/t-matrix.sh tests/runner/t-goldens-abi.sh
 BOOT_TESTS += tests/runner/t-run.sh tests/runner/t-checkpatch.sh tests/runner/t-golden.sh tests/runner/t-bisect.sh tests/runner/t-faults.sh
-CHECK_DEPS += $(SYSFARM) $(BUILD)/sysfarm-cc $(PROC_UNIT)
-TESTS += $(PROC_UNIT)
+CHECK_DEPS += $(SYSFARM) $(BUILD)/sysfarm-cc $(PROC_UNIT) $(UTIL_UNIT)
+TESTS += $(PROC_UNIT) $(UTIL_UNIT)
 TESTS += tests/runner/t-diff.sh tests/hostile/t-hostile.sh
 TESTS += tests/runner/t-upgrade.sh
 TESTS += tests/runner/t-report.sh

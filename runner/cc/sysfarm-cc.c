@@ -15,18 +15,19 @@
  * (its default mode would not do: its direct mode finds the entry depend
  * mode made). A stale object never outlives the command. The search is
  * skipped where ccache tells (through its stats log, on a descriptor of
- * ours) that it missed: the compiler has just made that object.
+ * ours) that it missed: the compiler has just made that object. (So a
+ * stats_log set in ccache.conf, not in CCACHE_STATSLOG, misses kernel
+ * compiles.)
  *
- * Paths under ccache's base directory are handed to ccache relative to
- * the working directory, as ccache would hash them: the dependency file
- * the compiler writes then names relative paths, which ccache need not
- * resolve one by one (kernel/exit.o: 14,600 readlink calls, 5% of the
- * compile's CPU time, without this).
+ * The include directories and sources under ccache's base directory are
+ * handed to ccache relative to the working directory, as ccache would hash
+ * them: the dependency file the compiler writes then names relative paths,
+ * which ccache need not resolve one by one (kernel/exit.o: 14,600 readlink
+ * calls, 5% of the compile's CPU time, without this).
  *
  * Usage: sysfarm-cc COMPILER ARG... ; without a -Wp,-MD/-MMD,FILE or -MF
- * FILE dependency file, or with the source on standard input ("-"), plain
- * ccache in its default mode; with ccache disabled (CCACHE_DISABLE), the
- * compiler alone, its arguments untouched.
+ * FILE dependency file, or with the source on standard input ("-"), or
+ * with CCACHE_DISABLE set, plain ccache, its arguments untouched.
  */
 #include <errno.h>
 #include <limits.h>
@@ -102,50 +103,32 @@ static bool ccache_disabled(void)
 	return true;
 }
 
-/*
- * @path relative to the working directory @cwd when both lie under @base,
- * or NULL: "/b/src/include" from "/b/kernels/k" is "../../src/include".
- * @cwd is physical (getcwd), so each ".." climbs a real directory.
- */
-static char *relative(const char *base, const char *cwd, const char *path)
+/* Is @arg one of @list's @n words? */
+static bool one_of(const char *arg, const char *const *list, size_t n)
 {
-	size_t n = strlen(base), common = n, up = 0;
-	char *rel;
-
-	if (strncmp(path, base, n) || path[n] != '/' ||
-	    strncmp(cwd, base, n) || (cwd[n] && cwd[n] != '/'))
-		return NULL;
-	/* the longest run of whole directories @cwd and @path share */
-	for (size_t i = n; cwd[i] == path[i] || (!cwd[i] && path[i] == '/'); i++) {
-		if (!cwd[i] || cwd[i] == '/')
-			common = i;
-		if (!cwd[i])
-			break;
-	}
-	for (const char *p = cwd + common; *p; p++)
-		up += *p == '/';
-	rel = xmalloc(3 * up + strlen(path + common) + 2);
-	rel[0] = 0;
-	for (size_t i = 0; i < up; i++)
-		strcat(rel, "../");
-	strcat(rel, path[common] ? path + common + 1 : "");
-	if (!*rel)
-		strcpy(rel, ".");
-	else if (rel[strlen(rel) - 1] == '/')
-		rel[strlen(rel) - 1] = 0;
-	return rel;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(arg, list[i]))
+			return true;
+	return false;
 }
 
+#define ONE_OF(arg, list) one_of(arg, list, sizeof(list) / sizeof(*list))
+
 /*
- * Spell relative, in place, each argument that is a path under ccache's
- * base directory: a source, the value of "-include FILE", "-I DIR", or a
- * joined -I, -isystem, -iquote or -idirafter; never a make target that
- * -MT or -MQ names for the dependency file.
+ * Spell relative, in place, what a compile finds its inputs by, where it
+ * lies under ccache's base directory: the include directories and files
+ * (-I, -isystem, -iquote, -idirafter, joined or not; -include, -imacros)
+ * and the sources (.c, .S, .s). Nothing else: not -o, not a make target,
+ * not what an option's value means to the linker.
  */
 static void relative_args(int argc, char **argv)
 {
-	static const char *const joined[] = { "-I", "-isystem", "-iquote",
-					      "-idirafter" };
+	static const char *const dirs[] = { "-I", "-isystem", "-iquote",
+					    "-idirafter" };
+	static const char *const files[] = { "-include", "-imacros" };
+	/* options whose next argument is theirs, not a source */
+	static const char *const valued[] = { "-o", "-MF", "-MT", "-MQ", "-x",
+		"-T", "-Xlinker", "-Xassembler", "-Xpreprocessor" };
 	const char *base = getenv("CCACHE_BASEDIR");
 	char cwd[PATH_MAX];
 
@@ -154,18 +137,28 @@ static void relative_args(int argc, char **argv)
 	while (strlen(base) > 1 && base[strlen(base) - 1] == '/')
 		base = xstrfmt("%.*s", (int)strlen(base) - 1, base);
 	for (int i = 0; i < argc; i++) {
+		const char *arg = argv[i], *dot = strrchr(arg, '.');
 		size_t k = 0;
 		char *rel;
 
-		if (!strcmp(argv[i], "-MT") || !strcmp(argv[i], "-MQ")) {
+		if (ONE_OF(arg, valued)) {
 			i++;
 			continue;
 		}
-		for (size_t j = 0; !k && j < sizeof(joined) / sizeof(*joined); j++)
-			if (!strncmp(argv[i], joined[j], strlen(joined[j])) &&
-			    argv[i][strlen(joined[j])] == '/')
-				k = strlen(joined[j]);
-		rel = relative(base, cwd, argv[i] + k);
+		if (ONE_OF(arg, dirs) || ONE_OF(arg, files)) {
+			if (++i == argc)
+				break;
+		} else if (*arg == '-') {
+			for (size_t j = 0; j < sizeof(dirs) / sizeof(*dirs); j++)
+				if (!strncmp(arg, dirs[j], strlen(dirs[j])) &&
+				    arg[strlen(dirs[j])] == '/')
+					k = strlen(dirs[j]);
+			if (!k)
+				continue;
+		} else if (!dot || !dot[1] || dot[2] || !strchr("cSs", dot[1])) {
+			continue;
+		}
+		rel = path_relative(base, cwd, argv[i] + k);
 		if (rel)
 			argv[i] = k ? xstrfmt("%.*s%s", (int)k, argv[i], rel) : rel;
 	}
@@ -218,15 +211,6 @@ static void exec_ccache(char **argv)
 	exit(127);
 }
 
-/* COMPILER ARG..., ccache out of the way */
-static void exec_compiler(char **argv)
-{
-	execvp(argv[1], argv + 1);
-	fprintf(stderr, "sysfarm-cc: cannot run %s: %s\n", argv[1],
-		strerror(errno));
-	exit(127);
-}
-
 int main(int argc, char **argv)
 {
 	const char *dep = dep_file(argc - 2, argv + 2);
@@ -237,11 +221,9 @@ int main(int argc, char **argv)
 		fputs("usage: sysfarm-cc COMPILER ARG...\n", stderr);
 		return 2;
 	}
-	if (ccache_disabled())
-		exec_compiler(argv);
-	relative_args(argc - 2, argv + 2);
-	if (!dep)
+	if (!dep || ccache_disabled())
 		exec_ccache(argv);
+	relative_args(argc - 2, argv + 2);
 	log = stats_log();
 	pid = fork();
 	if (pid < 0) {
@@ -259,5 +241,6 @@ int main(int argc, char **argv)
 		return 128 + WTERMSIG(status);
 	if (WEXITSTATUS(status) || ccache_missed(log) || !dep_has_incbin(dep))
 		return WEXITSTATUS(status);
-	exec_compiler(argv);
+	setenv("CCACHE_DISABLE", "1", 1);
+	exec_ccache(argv);
 }

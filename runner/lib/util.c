@@ -527,6 +527,35 @@ int path_exists(const char *path)
 	return lstat(path, &st) == 0;
 }
 
+char *path_relative(const char *base, const char *from, const char *path)
+{
+	size_t n = strlen(base), common = n, up = 0;
+	char *rel;
+
+	if (strncmp(path, base, n) || path[n] != '/' ||
+	    strncmp(from, base, n) || (from[n] && from[n] != '/'))
+		return NULL;
+	/* the longest run of whole directories @from and @path share */
+	for (size_t i = n; ; i++) {
+		if ((!from[i] || from[i] == '/') && (!path[i] || path[i] == '/'))
+			common = i;
+		if (!from[i] || from[i] != path[i])
+			break;
+	}
+	for (const char *p = from + common; *p; p++)
+		up += *p == '/';
+	rel = xmalloc(3 * up + strlen(path + common) + 2);
+	rel[0] = 0;
+	for (size_t i = 0; i < up; i++)
+		strcat(rel, "../");
+	strcat(rel, path[common] ? path + common + 1 : "");
+	if (!*rel)
+		strcpy(rel, ".");
+	else if (rel[strlen(rel) - 1] == '/')
+		rel[strlen(rel) - 1] = 0;
+	return rel;
+}
+
 int mkdir_p(const char *path)
 {
 	char *p;

@@ -255,6 +255,14 @@ int file_update(const char *path, const void *buf, size_t len);
 /* Does @path exist (any type)? */
 int path_exists(const char *path);
 
+/*
+ * @path spelled relative to the directory @from when both lie under @base,
+ * or NULL: "/b/src/include" from "/b/kernels/k" is "../../src/include".
+ * Plain string work: @from must be physical (as getcwd gives it), so that
+ * each ".." climbs a real directory.
+ */
+char *path_relative(const char *base, const char *from, const char *path);
+
 /* mkdir -p. Return: 0, or -1 with errno set. */
 int mkdir_p(const char *path);
 

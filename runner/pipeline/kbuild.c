@@ -332,28 +332,6 @@ char *kbuild_dir(const struct kbuild *kb, const struct config *c,
 	return dir;
 }
 
-/*
- * The tree as ccache spells it to the compiler, relative to the object
- * directory DIR when both are under the base directory BUILD ("../../src"),
- * or NULL when ccache leaves the absolute path.
- */
-static char *ccache_src(const char *build, const char *dir, const char *src)
-{
-	size_t n = strlen(build), up = 0;
-	char *rel;
-
-	if (strncmp(dir, build, n) || dir[n] != '/' ||
-	    strncmp(src, build, n) || src[n] != '/')
-		return NULL;
-	for (const char *p = dir + n; *p; p++)
-		up += *p == '/' && p[1];
-	rel = xmalloc(3 * up + strlen(src + n + 1) + 1);
-	for (size_t i = 0; i < up; i++)
-		memcpy(rel + 3 * i, "../", 3);
-	strcpy(rel + 3 * up, src + n + 1);
-	return rel;
-}
-
 /* The compiler launcher (runner/cc/sysfarm-cc.c), beside this program. */
 static char *launcher(void)
 {
@@ -390,11 +368,12 @@ static int kmake(const struct kbuild *kb, const struct source *src,
 	strv_pushf(&argv, "HOSTCC=%s gcc", cc);
 	free(cc);
 	/*
-	 * ccache's base directory hands the compiler relative paths, which
-	 * the kernel's -fmacro-prefix-map=$(srctree)/= does not match: map
-	 * them too, or __FILE__ differs with and without ccache.
+	 * sysfarm-cc hands the compiler the paths under ccache's base
+	 * directory relative, which the kernel's -fmacro-prefix-map=
+	 * $(srctree)/= does not match: map them too, or __FILE__ differs
+	 * with and without ccache.
 	 */
-	rel = ccache_src(kb->build, dir, src->dir);
+	rel = path_relative(kb->build, dir, src->dir);
 	if (rel)
 		strv_pushf(&argv, "KCPPFLAGS=-fmacro-prefix-map=%s/=", rel);
 	free(rel);
