@@ -137,7 +137,7 @@ static void relative_args(int argc, char **argv)
 	while (strlen(base) > 1 && base[strlen(base) - 1] == '/')
 		base = xstrfmt("%.*s", (int)strlen(base) - 1, base);
 	for (int i = 0; i < argc; i++) {
-		const char *arg = argv[i], *dot = strrchr(arg, '.');
+		const char *arg = argv[i], *dot = strrchr(arg, '.'), *lead;
 		size_t k = 0;
 		char *rel;
 
@@ -155,12 +155,15 @@ static void relative_args(int argc, char **argv)
 					k = strlen(dirs[j]);
 			if (!k)
 				continue;
-		} else if (!dot || !dot[1] || dot[2] || !strchr("cSs", dot[1])) {
-			continue;
+		} else if (!dot || strlen(dot) != 2 || !strchr("cSs", dot[1])) {
+			continue;	/* not a source */
 		}
 		rel = path_relative(base, cwd, argv[i] + k);
-		if (rel)
-			argv[i] = k ? xstrfmt("%.*s%s", (int)k, argv[i], rel) : rel;
+		if (!rel)
+			continue;
+		/* "-x.c" would be an option, "-I=inc" under the sysroot */
+		lead = *rel == '-' || *rel == '=' ? "./" : "";
+		argv[i] = xstrfmt("%.*s%s%s", (int)k, argv[i], lead, rel);
 	}
 }
 
@@ -241,6 +244,8 @@ int main(int argc, char **argv)
 		return 128 + WTERMSIG(status);
 	if (WEXITSTATUS(status) || ccache_missed(log) || !dep_has_incbin(dep))
 		return WEXITSTATUS(status);
+	/* of the two, ccache heeds the one later in the environment */
+	unsetenv("CCACHE_NODISABLE");
 	setenv("CCACHE_DISABLE", "1", 1);
 	exec_ccache(argv);
 }

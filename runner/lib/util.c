@@ -542,13 +542,16 @@ char *path_relative(const char *base, const char *from, const char *path)
 		if (!from[i] || from[i] != path[i])
 			break;
 	}
+	/* a directory a "/" begins, however many "/" there are */
 	for (const char *p = from + common; *p; p++)
-		up += *p == '/';
+		up += *p == '/' && p[1] && p[1] != '/';
+	while (path[common] == '/')
+		common++;
 	rel = xmalloc(3 * up + strlen(path + common) + 2);
 	rel[0] = 0;
 	for (size_t i = 0; i < up; i++)
 		strcat(rel, "../");
-	strcat(rel, path[common] ? path + common + 1 : "");
+	strcat(rel, path + common);
 	if (!*rel)
 		strcpy(rel, ".");
 	else if (rel[strlen(rel) - 1] == '/')

@@ -66,11 +66,27 @@ check "CCACHE_DISABLE: the compiler once, no search (runs: $(runs))" \
 check "... and the object holds 'sixthword'" \
 	sh -c "strings piggy2.o | grep -qx sixthword"
 
+printf '#!/bin/sh\necho prefix >>"%s/runs"\nexec "$@"\n' "$TMP" >prefix
+chmod +x prefix
+CCACHE_DISABLE=1 CCACHE_PREFIX="$TMP/prefix" "$CC" gcc -Wp,-MMD,.piggy2.o.d \
+	-c -o piggy2.o piggy2.S
+check "... through ccache, which keeps its CCACHE_PREFIX" \
+	test "$(tail -n 1 runs)" = prefix
+CCACHE_DISABLE=1 CCACHE_NODISABLE=1 "$CC" ./countgcc -Wp,-MMD,.piggy2.o.d \
+	-c -o piggy2.o piggy2.S
+check "CCACHE_NODISABLE too: ccache decides; the object holds 'sixthword'" \
+	sh -c "strings piggy2.o | grep -qx sixthword"
+echo seventhword >data2.bin
+CCACHE_DISABLE=1 CCACHE_NODISABLE=1 "$CC" ./countgcc -Wp,-MMD,.piggy2.o.d \
+	-c -o piggy2.o piggy2.S
+check "... and 'seventhword' after a change" \
+	sh -c "strings piggy2.o | grep -qx seventhword"
+
 # The compiler named through ccache's masquerade directory, as Debian's
 # /usr/lib/ccache does it: the .incbin object is still compiled anew.
 mkdir masq
 ln -s "$(command -v ccache)" masq/gcc
-for word in seventhword eighthword; do
+for word in eighthword ninthword; do
 	echo "$word" >data.bin
 	PATH="$TMP/masq:$PATH" compile piggy.o piggy.S
 	check ".incbin, gcc through ccache's masquerade: the object holds '$word'" \
@@ -96,6 +112,11 @@ check "the source and -I DIR under the base directory: relative for the compiler
 check "... and so does the make target -MT names" \
 	sh -c "tr -s ' \\\\\n' '\n' <base/obj/k1/.rel.o.d | grep -qxF '$TMP/base/obj/rel.o:'"
 check "... the object is right" sh -c "nm base/obj/k1/rel.o | grep -q ' a\$'"
+echo 'int dash;' >base/obj/k1/-dash.c
+(cd base/obj/k1 && CCACHE_BASEDIR="$TMP/base" "$CC" gcc -Wp,-MMD,.dash.o.d \
+	-c -o dash.o "$TMP/base/obj/k1/-dash.c")
+check "... a source named -dash.c stays a source (./-dash.c)" \
+	sh -c "nm base/obj/k1/dash.o | grep -q ' dash\$'"
 check "... and another directory at the same depth hits the cache" \
 	test "$(counter direct_cache_hit)" -eq $((hits + 1)) -a -f base/obj/k2/rel.o
 
@@ -108,4 +129,9 @@ check "a source on standard input compiles once" sh -c \
 	 nm stdin.o | grep -q from_stdin"
 check "no dependency file: plain ccache runs (gcc --version)" \
 	sh -c "'$CC' gcc --version | grep -q '^gcc'"
+mkdir bin
+printf '#!/bin/sh\nexit 99\n' >bin/ccache
+chmod +x bin/ccache
+PATH="$TMP/bin:$PATH" "$CC" gcc --version >/dev/null
+check "... ccache it is: a failing one fails it (status $?)" test $? -eq 99
 done_testing

@@ -30,6 +30,11 @@ int main(void)
 	rel("/b", "/b", "/b/src", "src");
 	rel("/b", "/b/k", "/b/src/", "../src");
 	rel("/b", "/b/kernels/k", "/b/kernels/k/source/../x", "source/../x");
+	rel("/b", "/b/k", "/b/k//x.c", "x.c");
+	rel("/b", "/b/k", "/b//src", "../src");
+	rel("/b", "/b", "/b//", ".");
+	rel("/b", "/b/k/", "/b/x.c", "../x.c");
+	rel("/b", "/b//k", "/b/x.c", "../x.c");
 	rel("/b", "/bx/k", "/b/src", NULL);
 	rel("/b", "/b/k", "/bx/src", NULL);
 	rel("/b", "/elsewhere", "/b/src", NULL);
