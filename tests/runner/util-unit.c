@@ -6,38 +6,43 @@
 #include "lib/util.h"
 #include "tests/tap.h"
 
-/* path_relative(@base, @from, @path) is @want (NULL: none) */
-static void rel(const char *base, const char *from, const char *path,
-		const char *want)
-{
-	char *got = path_relative(base, from, path);
-
-	ok(want ? got && !strcmp(got, want) : !got,
-	   "%s from %s, base %s: %s (want %s)", path, from, base,
-	   got ? got : "none", want ? want : "none");
-	free(got);
-}
+/* path_relative(base, from, path) is want (NULL: none) */
+static const struct {
+	const char *base, *from, *path, *want;
+} cases[] = {
+	{ "/b", "/b/kernels/k", "/b/sources/s/src", "../../sources/s/src" },
+	{ "/b", "/b/kernels/k", "/b/kernels/kx/y", "../kx/y" },
+	{ "/b", "/b/kernels/k", "/b/kernels/k/include", "include" },
+	{ "/b", "/b/kernels/k", "/b/kernels/k", "." },
+	{ "/b", "/b/kernels/k", "/b/kernels", ".." },
+	{ "/b", "/b/kernels/k2", "/b/kernels/k", "../k" },
+	{ "/b", "/b/kernels/k", "/b", NULL },
+	{ "/b", "/b", "/b/src", "src" },
+	{ "/b", "/b/k", "/b/src/", "../src" },
+	{ "/b", "/b/kernels/k", "/b/kernels/k/source/../x", "source/../x" },
+	{ "/b", "/b/k", "/b/k//x.c", "x.c" },
+	{ "/b", "/b/k", "/b//src", "../src" },
+	{ "/b", "/b", "/b//", "." },
+	{ "/b", "/b/k/", "/b/x.c", "../x.c" },
+	{ "/b", "/b//k", "/b/x.c", "../x.c" },
+	{ "/b", "/bx/k", "/b/src", NULL },
+	{ "/b", "/b/k", "/bx/src", NULL },
+	{ "/b", "/elsewhere", "/b/src", NULL },
+	{ "/b", "/b/k", "relative/src", NULL },
+};
 
 int main(void)
 {
-	rel("/b", "/b/kernels/k", "/b/sources/s/src", "../../sources/s/src");
-	rel("/b", "/b/kernels/k", "/b/kernels/kx/y", "../kx/y");
-	rel("/b", "/b/kernels/k", "/b/kernels/k/include", "include");
-	rel("/b", "/b/kernels/k", "/b/kernels/k", ".");
-	rel("/b", "/b/kernels/k", "/b/kernels", "..");
-	rel("/b", "/b/kernels/k2", "/b/kernels/k", "../k");
-	rel("/b", "/b/kernels/k", "/b", NULL);
-	rel("/b", "/b", "/b/src", "src");
-	rel("/b", "/b/k", "/b/src/", "../src");
-	rel("/b", "/b/kernels/k", "/b/kernels/k/source/../x", "source/../x");
-	rel("/b", "/b/k", "/b/k//x.c", "x.c");
-	rel("/b", "/b/k", "/b//src", "../src");
-	rel("/b", "/b", "/b//", ".");
-	rel("/b", "/b/k/", "/b/x.c", "../x.c");
-	rel("/b", "/b//k", "/b/x.c", "../x.c");
-	rel("/b", "/bx/k", "/b/src", NULL);
-	rel("/b", "/b/k", "/bx/src", NULL);
-	rel("/b", "/elsewhere", "/b/src", NULL);
-	rel("/b", "/b/k", "relative/src", NULL);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		const char *want = cases[i].want;
+		char *got = path_relative(cases[i].base, cases[i].from,
+					  cases[i].path);
+
+		ok(want ? got && !strcmp(got, want) : !got,
+		   "%s from %s, base %s: %s (want %s)", cases[i].path,
+		   cases[i].from, cases[i].base, got ? got : "none",
+		   want ? want : "none");
+		free(got);
+	}
 	return tap_done();
 }
