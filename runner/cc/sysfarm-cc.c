@@ -97,7 +97,7 @@ static bool ccache_disabled(void)
 
 	if (!v || getenv("CCACHE_NODISABLE"))
 		return false;
-	for (size_t i = 0; i < sizeof(refused) / sizeof(*refused); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(refused); i++)
 		if (!strcasecmp(v, refused[i]))
 			return false;
 	return true;
@@ -112,7 +112,7 @@ static bool one_of(const char *arg, const char *const *list, size_t n)
 	return false;
 }
 
-#define ONE_OF(arg, list) one_of(arg, list, sizeof(list) / sizeof(*list))
+#define ONE_OF(arg, list) one_of(arg, list, ARRAY_SIZE(list))
 
 /*
  * Spell relative, in place, what a compile finds its inputs by, where it
@@ -149,7 +149,7 @@ static void relative_args(int argc, char **argv)
 			if (++i == argc)
 				break;
 		} else if (*arg == '-') {
-			for (size_t j = 0; j < sizeof(dirs) / sizeof(*dirs); j++)
+			for (size_t j = 0; j < ARRAY_SIZE(dirs); j++)
 				if (!strncmp(arg, dirs[j], strlen(dirs[j])) &&
 				    arg[strlen(dirs[j])] == '/')
 					k = strlen(dirs[j]);

@@ -33,7 +33,7 @@ static const struct {
 
 int main(void)
 {
-	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		const char *want = cases[i].want;
 		char *got = path_relative(cases[i].base, cases[i].from,
 					  cases[i].path);
