@@ -8,3 +8,8 @@ check: deps
 	ci/deps-test
 	$(MAKE) all $(CHECK_DEPS)
 	tests/harness $(TESTS) $(BOOT_TESTS)
+
+# The fast tests alone (no kernel is built or booted), for a developer's
+# edit-test loop; `make check` is the one CI runs.
+check-fast: all $(CHECK_DEPS)
+	tests/harness $(TESTS)
