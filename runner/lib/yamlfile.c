@@ -82,25 +82,120 @@ static int parse_error(struct yaml_file *yf, const yaml_parser_t *parser,
  * No file of ours nests deeper than a few levels or needs thousands of
  * keys in one mapping; bounding both keeps a hostile file from costing
  * deep recursion in the walkers or quadratic lookups in the loaders.
+ * An alias stands for a copy of its anchor's node (the loaders copy what
+ * they read), so the nodes and the text are counted with every alias
+ * expanded: a "billion laughs" of a few lines is refused like the file
+ * it spells out. A few anchors serve any file of ours; bounding them
+ * bounds the lookups of each alias (here, and libyaml's loader).
  */
 #define YAML_DEPTH_MAX 32
 #define YAML_KEYS_MAX 4096
 #define YAML_NODES_MAX 200000
+#define YAML_ANCHORS_MAX 256
+
+/* What a node (and so an alias of it) expands to. */
+struct yaml_size {
+	size_t nodes, bytes;
+};
+
+/* An anchor, and what its node expands to once that node has ended. */
+struct yaml_anchor {
+	char *name;
+	struct yaml_size size;
+	int done;
+};
+
+/* The event stream's counts, all aliases expanded. */
+struct yaml_bounds {
+	struct yaml_size seen;
+	struct yaml_anchor anchor[YAML_ANCHORS_MAX];
+	size_t nanchors;
+	/* by depth: the anchor of the collection open there, or -1 */
+	ssize_t open[YAML_DEPTH_MAX + 1];
+	struct yaml_size start[YAML_DEPTH_MAX + 1];
+};
+
+static struct yaml_anchor *anchor_find(struct yaml_bounds *b,
+				       const char *name)
+{
+	/* the latest of a name is the one an alias means */
+	for (size_t i = b->nanchors; i-- > 0; )
+		if (!strcmp(b->anchor[i].name, name))
+			return &b->anchor[i];
+	return NULL;
+}
+
+/*
+ * Counts the node of @ev (an alias: what its anchor expands to). Return:
+ * the anchor it defines (its index), -1 for none, or INPUT_EBAD.
+ */
+static ssize_t bounds_count(struct yaml_file *yf, struct yaml_bounds *b,
+			    const yaml_event_t *ev)
+{
+	const yaml_char_t *anchor = NULL;
+	struct yaml_size add = { 1, 0 };
+	struct yaml_anchor *a;
+
+	switch (ev->type) {
+	case YAML_ALIAS_EVENT:
+		a = anchor_find(b, (const char *)ev->data.alias.anchor);
+		/* unknown, or inside its own node: libyaml's loader says */
+		if (a && a->done)
+			add = a->size;
+		break;
+	case YAML_SCALAR_EVENT:
+		anchor = ev->data.scalar.anchor;
+		add.bytes = ev->data.scalar.length;
+		break;
+	case YAML_SEQUENCE_START_EVENT:
+		anchor = ev->data.sequence_start.anchor;
+		break;
+	default:
+		anchor = ev->data.mapping_start.anchor;
+		break;
+	}
+	if (add.nodes > YAML_NODES_MAX - b->seen.nodes)
+		return bad_mark(yf, &ev->start_mark,
+				"more than %d nodes%s", YAML_NODES_MAX,
+				ev->type == YAML_ALIAS_EVENT ?
+				" with the aliases expanded" : "");
+	if (add.bytes > INPUT_MAX_YAML - b->seen.bytes)
+		return bad_mark(yf, &ev->start_mark,
+				"more than %u MiB of text with the aliases expanded",
+				INPUT_MAX_YAML >> 20);
+	if (anchor && b->nanchors == YAML_ANCHORS_MAX)
+		return bad_mark(yf, &ev->start_mark, "more than %d anchors",
+				YAML_ANCHORS_MAX);
+	if (anchor) {
+		b->anchor[b->nanchors] = (struct yaml_anchor){
+			.name = xstrdup((const char *)anchor),
+			.size = add,
+			.done = ev->type == YAML_SCALAR_EVENT,
+		};
+	}
+	b->seen.nodes += add.nodes;
+	b->seen.bytes += add.bytes;
+	return anchor ? (ssize_t)b->nanchors++ : -1;
+}
 
 /* Checks the bounds on the event stream, before any document is built. */
 static int bounds_check(struct yaml_file *yf, const char *text, size_t len)
 {
-	size_t keys[YAML_DEPTH_MAX + 1], nodes = 0;
+	struct yaml_bounds *b = xmalloc(sizeof(*b));
+	size_t keys[YAML_DEPTH_MAX + 1];
 	char is_map[YAML_DEPTH_MAX + 1];
 	yaml_parser_t parser;
 	yaml_event_t ev;
 	int depth = 0, ret = 0;
 
+	b->seen = (struct yaml_size){ 0, 0 };
+	b->nanchors = 0;
 	yaml_parser_initialize(&parser);
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text,
 				     len);
 	for (;;) {
 		yaml_event_type_t t;
+		ssize_t anchor = -1;
 
 		if (!yaml_parser_parse(&parser, &ev)) {
 			ret = parse_error(yf, &parser, text, len);
@@ -110,10 +205,9 @@ static int bounds_check(struct yaml_file *yf, const char *text, size_t len)
 		if (t == YAML_SCALAR_EVENT || t == YAML_ALIAS_EVENT ||
 		    t == YAML_SEQUENCE_START_EVENT ||
 		    t == YAML_MAPPING_START_EVENT) {
-			if (++nodes > YAML_NODES_MAX) {
-				ret = bad_mark(yf, &ev.start_mark,
-					       "more than %d nodes",
-					       YAML_NODES_MAX);
+			anchor = bounds_count(yf, b, &ev);
+			if (anchor < -1) {
+				ret = (int)anchor;
 				break;
 			}
 			/* Every other node of a mapping is a key. */
@@ -136,8 +230,21 @@ static int bounds_check(struct yaml_file *yf, const char *text, size_t len)
 			depth++;
 			is_map[depth] = t == YAML_MAPPING_START_EVENT;
 			keys[depth] = 0;
+			b->open[depth] = anchor;
+			b->start[depth] = b->seen;
 		} else if (t == YAML_SEQUENCE_END_EVENT ||
 			   t == YAML_MAPPING_END_EVENT) {
+			/* its anchor stands for it and all it holds */
+			if (b->open[depth] >= 0) {
+				struct yaml_anchor *a =
+					&b->anchor[b->open[depth]];
+
+				a->size.nodes += b->seen.nodes -
+						 b->start[depth].nodes;
+				a->size.bytes += b->seen.bytes -
+						 b->start[depth].bytes;
+				a->done = 1;
+			}
 			depth--;
 		}
 		yaml_event_delete(&ev);
@@ -147,6 +254,9 @@ static int bounds_check(struct yaml_file *yf, const char *text, size_t len)
 	if (ret)
 		yaml_event_delete(&ev);
 	yaml_parser_delete(&parser);
+	for (size_t i = 0; i < b->nanchors; i++)
+		free(b->anchor[i].name);
+	free(b);
 	return ret;
 }
 

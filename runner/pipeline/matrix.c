@@ -19,10 +19,11 @@ enum field_type { F_STR, F_FILE, F_LIST, F_FILES, F_INT, F_MAP };
  * job names and make's command line (which expands $(...)), a word into
  * the kernel command line (console=) or a QEMU option, a tree path below
  * the kernel's build directory, a path below the guest's sysfs mount (each
- * item of a list).
+ * item of a list), a kernel log prefix (a line of the guest's
+ * /etc/sysfarm/kmsg).
  */
 enum field_rule { R_ANY, R_NAME, R_NAME_OR_EMPTY, R_WORD, R_TREE_PATH,
-		  R_TARBALL, R_SYSFS_PATH };
+		  R_TARBALL, R_SYSFS_PATH, R_KMSG_PREFIX };
 
 struct field {
 	const char *key;
@@ -88,7 +89,8 @@ static const struct field settings_fields[] = {
 	{ .key = "probes", .type = F_FILES, .off = S(probes) },
 	{ .key = "append", .type = F_LIST, .off = S(append) },
 	{ .key = "dts", .type = F_FILES, .off = S(dts) },
-	{ .key = "kmsg", .type = F_LIST, .off = S(kmsg) },
+	{ .key = "kmsg", .type = F_LIST, .off = S(kmsg),
+	  .rule = R_KMSG_PREFIX },
 	{ .key = "roots", .type = F_LIST, .off = S(roots),
 	  .rule = R_SYSFS_PATH },
 	{ .key = "timeout", .type = F_INT, .off = S(timeout),
@@ -124,6 +126,7 @@ struct loader {
 	struct matrix *m;
 	struct yaml_file yf;
 	struct sf_err *err;
+	size_t copied;		/* see settings_copy() */
 };
 
 static int fail_at(struct loader *ld, yaml_node_t *n, const char *fmt, ...)
@@ -354,6 +357,15 @@ static const char *sysfs_path_problem(const char *s)
 	return NULL;
 }
 
+/* Does @s hold a control character (a newline would split its line)? */
+static int kmsg_prefix_bad(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < ' ' || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
 /* @v as @f's rule wants it, or a message at @v. */
 static int check_rule(struct loader *ld, yaml_node_t *v,
 		      const struct field *f)
@@ -375,6 +387,18 @@ static int check_rule(struct loader *ld, yaml_node_t *v,
 		str_quote(shown, sizeof(shown), s);
 		return fail_at(ld, v, "'%s' path %s %s", what, shown,
 			       sysfs_path_problem(s));
+	case R_KMSG_PREFIX:
+		/*
+		 * The guest reads the prefixes a line each; an empty one is
+		 * refused by the snapshotter, and /dev/kmsg shows a control
+		 * character as \xNN, so a prefix holding one matches nothing.
+		 */
+		if (*s && !kmsg_prefix_bad(s))
+			return 0;
+		str_quote(shown, sizeof(shown), s);
+		return fail_at(ld, v, "'%s' prefix %s %s", what, shown,
+			       *s ? "holds a control character (the kernel log shows one as \\xNN)" :
+				    "is empty");
 	case R_WORD:
 	case R_TREE_PATH:
 		break;
@@ -493,6 +517,61 @@ static void settings_merge(struct settings *dst, const struct settings *src,
 			break;
 		}
 	}
+}
+
+/* What merging @src copies: each string, its NUL and its pointer. */
+static size_t settings_cost(const struct settings *src,
+			    const struct field *fields)
+{
+	size_t n = 0;
+
+	for (; fields->key; fields++) {
+		const void *s = (const char *)src + fields->off;
+		const struct strv *sv = s;
+
+		switch (fields->type) {
+		case F_STR:
+		case F_FILE:
+			if (*(char *const *)s)
+				n += strlen(*(char *const *)s) + 1 +
+				     sizeof(char *);
+			break;
+		case F_LIST:
+		case F_FILES:
+			for (size_t i = 0; i < sv->n; i++)
+				n += strlen(sv->v[i]) + 1 + sizeof(char *);
+			break;
+		case F_INT:
+			break;
+		case F_MAP:
+			n += settings_cost(src, fields->sub);
+			break;
+		}
+	}
+	return n;
+}
+
+/*
+ * Every configuration holds its own copy of the defaults, its axis values
+ * and the includes that match it: bounded in all, so that a matrix of a
+ * few lines (a long list in 'defaults', 1024 configurations) cannot take
+ * gigabytes. A real matrix copies a few kilobytes a configuration.
+ */
+#define SETTINGS_COPIED_MAX (16u << 20)
+
+/* Merges @src into @dst, or refuses at @line:@col past the bound. */
+static int settings_copy(struct loader *ld, struct settings *dst,
+			 const struct settings *src, int line, int col)
+{
+	size_t cost = settings_cost(src, settings_fields);
+
+	if (cost > SETTINGS_COPIED_MAX - ld->copied)
+		return err_at(ld->err, ERR_INPUT, ld->m->path, line, col,
+			      "the configurations' settings come to more than %u MiB (each configuration copies the defaults, its values and its includes)",
+			      SETTINGS_COPIED_MAX >> 20);
+	ld->copied += cost;
+	settings_merge(dst, src, settings_fields);
+	return 0;
 }
 
 static void settings_release(struct settings *s, const struct field *fields)
@@ -795,11 +874,14 @@ static int apply_entries(struct loader *ld, struct entry *exc, size_t nexc,
 
 		for (size_t i = 0; i < m->naxes; i++)
 			complete &= inc[e].want[i] >= 0;
+		const yaml_mark_t *at = &inc[e].where->start_mark;
+
 		for (size_t i = 0; i < m->nconfigs; i++) {
 			if (!entry_matches(m, &inc[e], m->configs[i].value))
 				continue;
-			settings_merge(&m->configs[i].s, &inc[e].s,
-				       settings_fields);
+			if (settings_copy(ld, &m->configs[i].s, &inc[e].s,
+					  at->line + 1, at->column + 1))
+				return -1;
 			hit = 1;
 		}
 		if (hit)
@@ -808,8 +890,9 @@ static int apply_entries(struct loader *ld, struct entry *exc, size_t nexc,
 			return fail_at(ld, inc[e].where,
 				       "this 'include' entry matches no configuration and does not name a value for every axis");
 		config_add(m, (size_t *)inc[e].want);
-		settings_merge(&m->configs[m->nconfigs - 1].s, &inc[e].s,
-			       settings_fields);
+		if (settings_copy(ld, &m->configs[m->nconfigs - 1].s,
+				  &inc[e].s, at->line + 1, at->column + 1))
+			return -1;
 	}
 	return 0;
 }
@@ -857,15 +940,18 @@ static int finish_configs(struct loader *ld)
 	for (size_t i = 0; i < m->nconfigs; i++) {
 		struct config *c = &m->configs[i];
 		struct settings s = { 0 };
-		struct axis_value *last = NULL;
+		struct axis_value *last = &m->axes[m->naxes - 1].values[
+						c->value[m->naxes - 1]];
 		char *name = xstrdup("");
+		int bad = settings_copy(ld, &s, &m->defaults, last->line,
+					last->col);
 
-		settings_merge(&s, &m->defaults, settings_fields);
-		for (size_t a = 0; a < m->naxes; a++) {
+		for (size_t a = 0; a < m->naxes && !bad; a++) {
 			struct axis_value *av = &m->axes[a].values[c->value[a]];
 			const char *tag = av->s.tag ? av->s.tag : av->name;
 
-			settings_merge(&s, &av->s, settings_fields);
+			bad = settings_copy(ld, &s, &av->s, last->line,
+					    last->col);
 			if (*tag) {
 				char *n = xstrfmt("%s%s%s", name,
 						  *name ? "-" : "", tag);
@@ -873,12 +959,13 @@ static int finish_configs(struct loader *ld)
 				free(name);
 				name = n;
 			}
-			last = av;
 		}
 		settings_merge(&s, &c->s, settings_fields);
 		settings_release(&c->s, settings_fields);
 		c->s = s;
 		c->name = name;
+		if (bad)
+			return -1;
 		if (!*name)
 			return err_at(ld->err, ERR_INPUT, m->path, last->line,
 				      last->col, "a configuration has an empty name (every tag of its values is \"\")");
@@ -992,9 +1079,14 @@ int matrix_load(struct matrix *m, const char *path, struct sf_err *err)
 	if (!*path)
 		return err_at(err, ERR_INPUT, "", 0, 0,
 			      "--matrix names no file (an empty argument)");
+	/* Said of the file itself: missing, a directory, a FIFO ... */
+	if (input_check(path, INPUT_MAX_YAML, err))
+		return -1;
 	dir = xstrdup(path);
 	slash = strrchr(dir, '/');
-	if (slash)
+	if (slash == dir)
+		slash[1] = '\0';	/* /matrix.yaml: the root */
+	else if (slash)
 		*slash = '\0';
 	else
 		strcpy(dir, ".");
