@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Command-line options from tables: parsed by getopt_long(), usage printed. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -104,9 +105,12 @@ static int number_set(const struct opt *o, void *field, const char *arg,
 		      struct sf_err *err)
 {
 	char *end;
-	long n = strtol(arg, &end, 10);
+	long n;
 
-	if (!*arg || *end || n < o->min || n > o->max) {
+	/* past LONG_MAX, strtol() says LONG_MAX and ERANGE: refused */
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (!*arg || *end || errno || n < o->min || n > o->max) {
 		if (o->max == LONG_MAX)
 			return err_at(err, ERR_INPUT, "", 0, 0,
 				      "--%s takes %s, not '%s'",

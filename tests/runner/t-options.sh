@@ -94,6 +94,43 @@ for cmd in diff report; do
 		"sysfarm $cmd: unknown option '--jobs' ('sysfarm $cmd --help' lists them)" "$TMP/err"
 done
 
+# Each count from its least to its most: both taken, one past either
+# refused naming the range.
+for spec in "timeout 1 86400 seconds" "jobs 1 1024 a count" \
+	"builds 1 64 a count" "boots 1 64 a count"; do
+	set -- $spec
+	opt=$1 lo=$2 hi=$3
+	shift 3
+	what=$*
+	for n in "$lo" "$hi"; do
+		"$SYSFARM" list --matrix "$TOP/matrix.yaml" "--$opt" "$n" \
+			>/dev/null 2>"$TMP/err"
+		check "--$opt $n: taken (status $?)" test $? -eq 0
+	done
+	for n in $((lo - 1)) $((hi + 1)); do
+		"$SYSFARM" list --matrix "$TOP/matrix.yaml" "--$opt" "$n" \
+			2>"$TMP/err"
+		check "--$opt $n: exit 2 (status $?)" test $? -eq 2
+		check "... naming the range" grep -qx \
+			"sysfarm: --$opt takes $what ($lo to $hi), not '$n'" \
+			"$TMP/err"
+	done
+done
+# A patch count has no upper bound but the type's: one past it is not
+# taken as the largest.
+for n in 9223372036854775807 9223372036854775808; do
+	"$SYSFARM" bisect --good "$n" 2>&1
+	echo "status $?"
+done >"$TMP/err"
+cat >"$TMP/expect" <<EOT
+sysfarm bisect: takes one configuration, not 0 (usage: sysfarm bisect [OPTIONS] CONFIG)
+status 2
+sysfarm: --good takes a patch count, not '9223372036854775808'
+status 2
+EOT
+check "--good LONG_MAX is taken, one more is not" \
+	diff -u "$TMP/expect" "$TMP/err"
+
 # A near miss is named: the option meant, or those an abbreviation could be.
 "$SYSFARM" check --alow-added 2>"$TMP/err"
 check "--alow-added: exit 2 (status $?)" test $? -eq 2
