@@ -169,7 +169,7 @@ static int show_diff(struct review *rv, const struct config *c,
 		       pending);
 		return 0;
 	}
-	if (snap_load(golden, &gj, &err) || snap_check(golden, gj, &err)) {
+	if (golden_read(golden, &gj, &err) || snap_check(golden, gj, &err)) {
 		ui_error(NULL, &err);
 		json_decref(gj);
 		return -1;
@@ -266,7 +266,7 @@ static int review_one(struct review *rv, const struct config *c)
 
 	if (lstat(pending, &seen))
 		goto out;
-	if (snap_load(pending, &snap, &err) ||
+	if (golden_read(pending, &snap, &err) ||
 	    snap_check(pending, snap, &err)) {
 		ui_error(NULL, &err);
 		rv->status = worse(rv->status, SF_EXIT_USAGE);
