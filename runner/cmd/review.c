@@ -25,8 +25,9 @@ static const char about[] =
 	"file no configuration is named after is listed, and --reject removes\n"
 	"it. Builds and boots nothing; a review interrupted loses nothing.\n"
 	"Exit status: 0 none left pending, 1 some left (skipped or listed),\n"
-	"2 a pending file or golden that cannot be read, 125 a golden that\n"
-	"cannot be written.\n";
+	"2 a pending file or golden that cannot be read or is a symbolic\n"
+	"link (a link --reject removes, never its target), 125 a golden\n"
+	"that cannot be written.\n";
 
 struct review_opts {
 	struct golden_dir_opts dir;
