@@ -107,7 +107,7 @@ static void step_compare(void *ctx, struct farm *f, struct run *r)
 	json_t *golden = NULL;
 
 	diff_release(&b->diff);
-	if (snap_load(b->golden, &golden, &r->res.why) ||
+	if (golden_read(b->golden, &golden, &r->res.why) ||
 	    snap_check(r->snapshot, r->snap, &r->res.why)) {
 		r->res.v = V_CORRUPT;
 	} else {

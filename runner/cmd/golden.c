@@ -54,6 +54,18 @@ int golden_dir_load(const struct golden_dir_opts *o, const char *top,
 	return bad ? SF_EXIT_USAGE : 0;
 }
 
+int golden_read(const char *path, json_t **out, struct sf_err *err)
+{
+	struct stat st;
+
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
+		err_at(err, ERR_INPUT, path, 0, 0,
+		       "a symbolic link, not read: goldens and pending snapshots are regular files");
+		return INPUT_EBAD;
+	}
+	return snap_load(path, out, err);
+}
+
 /* Bad goldens are bad input: refuse them before an hour of building. */
 static int goldens_validate(const struct farm *f, struct golden_run *run)
 {
@@ -65,7 +77,7 @@ static int goldens_validate(const struct farm *f, struct golden_run *run)
 		struct sf_err err = SF_ERR_INIT;
 		json_t *j = NULL;
 
-		if (path_exists(path) && snap_load(path, &j, &err)) {
+		if (path_exists(path) && golden_read(path, &j, &err)) {
 			ui_error(NULL, &err);
 			bad = 1;
 		}
@@ -268,7 +280,7 @@ static void compare_one(struct golden_run *run, struct run *r)
 		err_set(&res->why, "no golden %s yet", golden);
 		goto out;
 	}
-	if (snap_load(golden, &gj, &res->why) ||
+	if (golden_read(golden, &gj, &res->why) ||
 	    snap_check(r->snapshot, r->snap, &res->why)) {
 		res->v = V_CORRUPT;
 		goto out;

@@ -35,6 +35,17 @@ extern const struct opt golden_dir_options[];
 int golden_dir_load(const struct golden_dir_opts *o, const char *top,
 		    char **dir, struct redactions *r);
 
+/**
+ * golden_read() - snap_load() a golden or a pending snapshot, never a link
+ *
+ * A symbolic link is refused before anything is read through it: its
+ * target (another user's file, /etc/shadow) could otherwise be quoted in
+ * a parse error. The message names the link alone.
+ *
+ * Return: 0, or INPUT_EIO / INPUT_EBAD with @err set, as snap_load().
+ */
+int golden_read(const char *path, json_t **out, struct sf_err *err);
+
 /* DIR/abi.yaml into @t, if there is one. Return: 0, or 1 after its message. */
 int golden_abi_load(const char *dir, struct abi_table *t);
 

@@ -25,8 +25,9 @@ static const char about[] =
 	"file no configuration is named after is listed, and --reject removes\n"
 	"it. Builds and boots nothing; a review interrupted loses nothing.\n"
 	"Exit status: 0 none left pending, 1 some left (skipped or listed),\n"
-	"2 a pending file or golden that cannot be read, 125 a golden that\n"
-	"cannot be written.\n";
+	"2 a pending file or golden that cannot be read or is a symbolic\n"
+	"link (a link --reject removes, never its target), 125 a golden\n"
+	"that cannot be written.\n";
 
 struct review_opts {
 	struct golden_dir_opts dir;
@@ -169,7 +170,7 @@ static int show_diff(struct review *rv, const struct config *c,
 		       pending);
 		return 0;
 	}
-	if (snap_load(golden, &gj, &err) || snap_check(golden, gj, &err)) {
+	if (golden_read(golden, &gj, &err) || snap_check(golden, gj, &err)) {
 		ui_error(NULL, &err);
 		json_decref(gj);
 		return -1;
@@ -266,7 +267,7 @@ static int review_one(struct review *rv, const struct config *c)
 
 	if (lstat(pending, &seen))
 		goto out;
-	if (snap_load(pending, &snap, &err) ||
+	if (golden_read(pending, &snap, &err) ||
 	    snap_check(pending, snap, &err)) {
 		ui_error(NULL, &err);
 		rv->status = worse(rv->status, SF_EXIT_USAGE);

@@ -78,17 +78,32 @@ int ui_setup(struct farm *f, int argc, char **argv,
 	return *status != 0;
 }
 
+/* Where a run's kernel came from, for the KERNEL column. */
+static const char *ui_kernel(const struct result *r)
+{
+	if (r->built)
+		return "built";
+	if (r->build_seconds > 0)
+		return "failed";	/* its make ran */
+	if (r->shared)
+		return "shared";
+	return r->v == V_BUILD_FAIL || r->v == V_CONFIG_FAIL ? "-" : "ready";
+}
+
 int ui_summary(const struct farm *f, const struct run *runs)
 {
 	char text[ERR_FORMAT_MAX];
 	int status = 0;
 
-	printf("%-32s %-12s %-12s %7s\n", "CONFIG", "KEY", "VERDICT", "TIME");
+	printf("%-32s %-12s %-12s %-6s %7s\n", "CONFIG", "KEY", "VERDICT",
+	       "KERNEL", "TIME");
 	for (size_t s = 0; s < f->nsel; s++) {
 		const struct run *r = &runs[s];
 
-		printf("%-32s %-12s %-12s %6.1fs\n", r->c->name, r->c->key,
-		       verdict_name(r->res.v), r->res.seconds);
+		/* its own cost: its make, if it ran one, and its boots */
+		printf("%-32s %-12s %-12s %-6s %6.1fs\n", r->c->name,
+		       r->c->key, verdict_name(r->res.v), ui_kernel(&r->res),
+		       r->res.build_seconds + r->res.boot_seconds);
 		status = verdict_exit_fold(status, verdict_exit(r->res.v));
 	}
 	for (size_t s = 0; s < f->nsel; s++) {

@@ -622,7 +622,7 @@ static int snap_of(struct upgrade *u, const struct upgrade_opts *o,
 	char text[ERR_FORMAT_MAX];
 	int ret = 0;
 
-	if (!u->snaps[c] && (ret = snap_load(path, &u->snaps[c], &err))) {
+	if (!u->snaps[c] && (ret = golden_read(path, &u->snaps[c], &err))) {
 		fprintf(stderr, "sysfarm upgrade: %s",
 			err_format(&err, text, sizeof(text)));
 		if (ret == INPUT_EIO)

@@ -670,6 +670,25 @@ enum proc_status proc_run(struct proc *p, int *code)
 	return proc_wait(p, NULL, code);
 }
 
+int proc_run_logged(struct proc *p, const char *what, int lines,
+		    struct sf_err *err)
+{
+	int code;
+	enum proc_status st = proc_run(p, &code);
+	char *tail;
+
+	if (st == PROC_EXITED && !code)
+		return 0;
+	if (st == PROC_START_FAILED)
+		return err_set(err, "%s failed: cannot run '%s': %s", what,
+			       p->argv[0], strerror(code));
+	tail = file_tail(p->out_path, lines);
+	err_set(err, "%s failed (full log: %s):\n%s", what, p->out_path,
+		tail);
+	free(tail);
+	return -1;
+}
+
 /* @argv as one line, for messages. */
 static char *argv_text(const char *const *argv)
 {

@@ -60,6 +60,20 @@ enum proc_status {
 enum proc_status proc_run(struct proc *p, int *code);
 
 /**
+ * proc_run_logged() - proc_run() a step whose output goes to @p->out_path
+ * @what: the step, for the message ("make tinyconfig")
+ * @lines: how many of the log's last lines the message quotes
+ * @err: "WHAT failed (full log: LOG):" and the log's tail when it ran;
+ *	"WHAT failed: cannot run 'CMD': ERRNO" when it could not start (not
+ *	in PATH, no log could be opened): no log is named then, as none
+ *	was written, or only an earlier step's
+ *
+ * Return: 0 when it exited with status 0, else -1 with @err set.
+ */
+int proc_run_logged(struct proc *p, const char *what, int lines,
+		    struct sf_err *err);
+
+/**
  * proc_fork() - fork a copy of this process in a process group of its own
  *
  * The child keeps the signal handlers: on SIGINT/SIGTERM it stops its own

@@ -345,16 +345,19 @@ static char *launcher(void)
 		       slash ? exe : ".");
 }
 
-/* make -C SRC O=DIR ARCH=... CROSS_COMPILE=... CC="sysfarm-cc ..." TARGETS */
+/*
+ * make -C SRC O=DIR ARCH=... CROSS_COMPILE=... CC="sysfarm-cc ..." TARGET,
+ * its output appended to @log; a failure is "WHAT failed" in @err.
+ */
 static int kmake(const struct kbuild *kb, const struct source *src,
 		 const struct config *c, const char *dir, const char *log,
-		 const char *target)
+		 const char *target, const char *what, struct sf_err *err)
 {
 	const char *cross = c->s.cross_compile ? c->s.cross_compile : "";
 	struct strv argv = STRV_INIT, env = STRV_INIT;
 	struct proc p = PROC_INIT;
 	char *rel, *cc;
-	int code, ret;
+	int ret;
 
 	strv_push(&argv, "make");
 	if (!kb->jobserver)
@@ -411,9 +414,10 @@ static int kmake(const struct kbuild *kb, const struct source *src,
 	p.out_path = log;
 	p.out_append = 1;
 	p.err_to_out = 1;
-	ret = proc_run(&p, &code) == PROC_EXITED && code == 0 ? 0 : -1;
-	if (kb->jobserver && write(kb->jobserver[1], "+", 1) < 0)
-		ret = -1;
+	ret = proc_run_logged(&p, what, LOG_TAIL_LINES, err);
+	if (kb->jobserver && write(kb->jobserver[1], "+", 1) < 0 && !ret)
+		ret = err_set(err, "%s: cannot give the jobserver its token back: %s",
+			      what, strerror(errno));
 	strv_release(&argv);
 	strv_release(&env);
 	return ret;
@@ -421,12 +425,12 @@ static int kmake(const struct kbuild *kb, const struct source *src,
 
 static int merge_fragments(const struct source *src, const struct matrix *m,
 			   const struct config *c, const char *dir,
-			   const char *log)
+			   const char *log, struct sf_err *err)
 {
 	char *cfgpath = path_kconfig(dir);
 	struct strv argv = STRV_INIT;
 	struct proc p = PROC_INIT;
-	int code, ret;
+	int ret;
 
 	strv_pushf(&argv, "%s/scripts/kconfig/merge_config.sh", src->dir);
 	strv_push(&argv, "-m");
@@ -444,7 +448,7 @@ static int merge_fragments(const struct source *src, const struct matrix *m,
 	p.out_path = log;
 	p.out_append = 1;
 	p.err_to_out = 1;
-	ret = proc_run(&p, &code) == PROC_EXITED && code == 0 ? 0 : -1;
+	ret = proc_run_logged(&p, "merge_config.sh", LOG_TAIL_LINES, err);
 	strv_release(&argv);
 	free(cfgpath);
 	return ret;
@@ -570,15 +574,6 @@ static char *config_stamp(const struct matrix *m, const struct config *c,
 	return xstrfmt("%016llx\n", (unsigned long long)h);
 }
 
-static void fail_with_log(struct sf_err *err, const char *what,
-			  const char *log)
-{
-	char *tail = file_tail(log, LOG_TAIL_LINES);
-
-	err_set(err, "%s (full log: %s):\n%s", what, log, tail);
-	free(tail);
-}
-
 enum kbuild_status kbuild_run(const struct kbuild *kb, const struct matrix *m,
 			      const struct config *c, const struct source *src,
 			      struct sf_err *err)
@@ -607,18 +602,12 @@ enum kbuild_status kbuild_run(const struct kbuild *kb, const struct matrix *m,
 		unlink(cstamp_path);
 		unlink(manifest);
 		unlink(log);
-		if (kmake(kb, src, c, dir, log, "tinyconfig")) {
-			fail_with_log(err, "make tinyconfig failed", log);
+		if (kmake(kb, src, c, dir, log, "tinyconfig",
+			  "make tinyconfig", err) ||
+		    merge_fragments(src, m, c, dir, log, err) ||
+		    kmake(kb, src, c, dir, log, "olddefconfig",
+			  "make olddefconfig", err))
 			goto out;
-		}
-		if (merge_fragments(src, m, c, dir, log)) {
-			fail_with_log(err, "merge_config.sh failed", log);
-			goto out;
-		}
-		if (kmake(kb, src, c, dir, log, "olddefconfig")) {
-			fail_with_log(err, "make olddefconfig failed", log);
-			goto out;
-		}
 		if (config_verify(m, c, dir, err)) {
 			ret = KBUILD_CONFIG_FAIL;
 			goto out;
@@ -647,10 +636,8 @@ enum kbuild_status kbuild_run(const struct kbuild *kb, const struct matrix *m,
 	unlink(bstamp_path);
 	/* a build that fails leaves no kernel for --prebuilt to boot */
 	unlink(manifest);
-	if (kmake(kb, src, c, dir, log, target)) {
-		fail_with_log(err, "kernel build failed", log);
+	if (kmake(kb, src, c, dir, log, target, "kernel build", err))
 		goto out;
-	}
 	if (file_write_atomic(bstamp_path, bstamp, strlen(bstamp))) {
 		err_set(err, "cannot write '%s': %s", bstamp_path,
 			strerror(errno));

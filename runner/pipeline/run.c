@@ -423,9 +423,9 @@ static int run_build(struct farm *f, struct run *run)
 	p = prebuilt_find(f, c->key);
 	if (p) {
 		st = p->st;
-		seconds = p->seconds;
-		r->why = p->why;
 		/* Built once, for the first configuration to ask. */
+		seconds = p->claimed ? 0 : p->seconds;
+		r->why = p->why;
 		if (st == KBUILD_OK && p->claimed)
 			st = KBUILD_UP_TO_DATE;
 		p->claimed = 1;
@@ -439,13 +439,15 @@ static int run_build(struct farm *f, struct run *run)
 			farm_progress(f, c, "kernel %s built in %.1f s",
 				      c->key, seconds);
 	}
+	/* make's time, when it ran for this configuration, built or not */
+	if (st != KBUILD_UP_TO_DATE)
+		r->build_seconds = seconds;
 	switch (st) {
 	case KBUILD_UP_TO_DATE:
 		farm_progress(f, c, "kernel %s is up to date", c->key);
 		break;
 	case KBUILD_OK:
 		r->built = 1;
-		r->build_seconds = seconds;
 		break;
 	case KBUILD_CONFIG_FAIL:
 		r->v = V_CONFIG_FAIL;
@@ -895,6 +897,27 @@ static int run_may_start(struct farm *f, struct run *runs,
 	return 1;
 }
 
+/*
+ * Whether an earlier run of @runs made runs[@s]'s kernel (the same key
+ * from the same source), which runs[@s] did not: the pool's kernel goes
+ * to the first configuration to ask, and one built here is up to date
+ * for the next.
+ */
+static int run_kernel_shared(struct farm *f, const struct run *runs,
+			     size_t s)
+{
+	const struct run *r = &runs[s];
+
+	if (r->res.build_seconds > 0)
+		return 0;
+	for (size_t k = 0; k < s; k++)
+		if (runs[k].res.build_seconds > 0 &&
+		    !strcmp(runs[k].c->key, r->c->key) &&
+		    farm_source(f, k) == farm_source(f, s))
+			return 1;
+	return 0;
+}
+
 void run_matrix(struct farm *f, struct run *runs, const struct run_hooks *h)
 {
 	/* a lab's logs are read, not booted: nothing to overlap */
@@ -929,6 +952,7 @@ void run_matrix(struct farm *f, struct run *runs, const struct run_hooks *h)
 		if (r->snap && h->snapshot)
 			h->snapshot(h->ctx, f, r);
 		r->res.seconds = now_seconds() - ws[s].t0;
+		r->res.shared = run_kernel_shared(f, runs, s);
 		if (h->save)
 			run_result_save(r);
 	}

@@ -22,9 +22,13 @@ struct result {
 	enum verdict v;
 	struct sf_err why;	/* for anything but success */
 	double seconds;
-	double build_seconds;	/* make, when the kernel was not up to date */
+	double build_seconds;	/* make, when it ran for this configuration
+				 * (the kernel was not up to date) */
 	double boot_seconds;	/* initramfs, QEMU, until the verdict */
-	int built;		/* make ran */
+	int built;		/* make ran, and built the kernel */
+	int shared;		/* an earlier configuration of the run made
+				 * (or failed to make) its kernel: its build
+				 * is that one's cost */
 	/* the verdicts of the boots retried before this one (verdict.h) */
 	enum verdict retried[ATTEMPTS_MAX];
 	int nretried;

@@ -197,26 +197,20 @@ static int file_mirror(const char *from, const char *to)
 }
 
 /*
- * @argv run with its output in @log; else "cannot WHAT (see LOG):" and
- * the log's last lines (a full disk says so there).
+ * @argv run with its output in @log; else "WHAT failed (full log: LOG):"
+ * and the log's last lines (a full disk says so there), or why it did not
+ * start (proc_run_logged()).
  */
 static int run_logged(const char **argv, const char *const *env,
 		      const char *log, const char *what, struct sf_err *err)
 {
 	struct proc p = PROC_INIT;
-	char *tail;
-	int code;
 
 	p.argv = argv;
 	p.env = env;
 	p.out_path = log;
 	p.err_to_out = 1;
-	if (proc_run(&p, &code) == PROC_EXITED && !code)
-		return 0;
-	tail = file_tail(log, 5);
-	err_set(err, "cannot %s (see %s):\n%s", what, log, tail);
-	free(tail);
-	return -1;
+	return proc_run_logged(&p, what, 5, err);
 }
 
 static int extract(const char *root, const char *tarball,

@@ -50,6 +50,16 @@ cp -r expected "$TMP/bad"
 cp malformed.json "$TMP/bad/arm-6.12.json"
 upgrade malformed --expected "$TMP/bad"
 
+# Roots that overlap ("class" holds "class/leds"): each change of
+# class/leds is found twice in the pair, and counts and is shown once.
+cp -r expected "$TMP/overlap"
+for c in x86_64 x86_64-6.12; do
+	jq '.roots.class = {type: "dir", mode: "0755",
+			    entries: {leds: .roots["class/leds"]}}' \
+		"expected/$c.json" >"$TMP/overlap/$c.json"
+done
+upgrade overlap --expected "$TMP/overlap" x86_64
+
 # The real goldens, 6.1 -> 6.12: every entry as the expectation written
 # from the two kernel trees' sources (real/expect) says, nothing more.
 (cd "$TOP" && "$SYSFARM" upgrade --json) >"$TMP/real.json"
