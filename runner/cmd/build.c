@@ -23,19 +23,24 @@ int stages_main(int argc, char **argv, const struct opt_cmd *cmd,
 {
 	struct run *runs;
 	struct farm f;
-	int status;
+	int status, i;
 
 	farm_init(&f);
 	f.uses_source = 1;
-	if (ui_setup(&f, argc, argv, cmd, h->ctx, &status))
+	i = ui_options(argc, argv, cmd, h->ctx, farm_options, &f);
+	if (i <= 0) {
+		status = i ? SF_EXIT_USAGE : SF_EXIT_OK;
 		goto out;
+	}
 	if (f.prebuilt && !h->boot && !h->prepared) {
 		fputs("sysfarm build: --prebuilt builds nothing: it boots what a build left\n",
 		      stderr);
 		status = SF_EXIT_USAGE;
 		goto out;
 	}
-	if (ready && (status = ready(h->ctx)))
+	/* the options alone, before the matrix, sources and compilers */
+	if ((ready && (status = ready(h->ctx))) ||
+	    (status = ui_farm_load(&f, argv + i, argc - i)))
 		goto out;
 	runs = run_alloc(&f);
 	run_matrix(&f, runs, h);

@@ -25,8 +25,9 @@ struct run_hooks;
  * stages_main() - `sysfarm build`, `run` and `lava-jobs`: the stages with
  * @h's hooks, a line per configuration (cmd/build.c)
  * @h: its ctx holds @cmd's options
- * @ready: NULL, or checks the options once parsed: 0, or the exit status
- *	(the message said)
+ * @ready: NULL, or checks the options once parsed, before the matrix is
+ *	loaded (a compiler looked for): 0, or the exit status (the message
+ *	said)
  *
  * Return: the exit status.
  */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd/builtin.h"
 #include "cmd/ui.h"
@@ -22,6 +23,7 @@ static const char about[] =
 	"test waiting for the frame on the console (runner/pipeline/LAVA.md).\n"
 	"The images are named by file:// URLs, or under --url BASE, where a lab\n"
 	"fetches BUILD/lava/ from: `lavacli jobs submit BUILD/lava/*/job.yaml`.\n"
+	"Only the job and the images are replaced: the lab's lava.log stays.\n"
 	"Nothing is booted; verdict PASS when the job is written.\n";
 
 struct lava_opts {
@@ -70,12 +72,21 @@ static void write_job(void *ctx, struct farm *f, struct run *r,
 	struct boot copy = *b;
 	struct lava_job_in in = { .b = &copy };
 	json_t *job = NULL;
+	struct stat st;
 
 	r->res.v = V_QEMU_FAIL;
-	rm_rf(dir);
-	if (mkdir_p(dir)) {
+	/*
+	 * Only the files written here are replaced: the lab's lava.log the
+	 * user keeps beside the job stays. Not through a link either.
+	 */
+	if (mkdir_p(dir) || lstat(dir, &st)) {
 		err_set(&r->res.why, "cannot make %s: %s", dir,
 			strerror(errno));
+		goto out;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		err_set(&r->res.why, "%s: not a directory (a file or a symbolic link): the job goes into one",
+			dir);
 		goto out;
 	}
 	kernel = copy_into(dir, b->kernel, &r->res.why);

@@ -360,34 +360,39 @@ int input_check(const char *path, size_t max, struct sf_err *err)
 	return input_stat_bad(path, &st, max, err) ? -1 : 0;
 }
 
-char *input_read(const char *path, size_t max, size_t *len,
-		 struct sf_err *err)
+int input_open(const char *path, size_t max, struct sf_err *err)
 {
 	struct stat st;
-	char *buf;
 	int fd;
 
-	if (!*path) {
-		err_at(err, ERR_UNTESTABLE, "''", 0, 0,
-		       "cannot read: an empty file name");
-		return NULL;
-	}
+	if (!*path)
+		return err_at(err, ERR_UNTESTABLE, "''", 0, 0,
+			      "cannot read: an empty file name");
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0) {
-		err_at(err, ERR_UNTESTABLE, path, 0, 0, "cannot read: %s",
-		       strerror(errno));
-		return NULL;
-	}
+	if (fd < 0)
+		return err_at(err, ERR_UNTESTABLE, path, 0, 0,
+			      "cannot read: %s", strerror(errno));
 	if (fstat(fd, &st) < 0) {
 		err_at(err, ERR_UNTESTABLE, path, 0, 0, "cannot read: %s",
 		       strerror(errno));
 		close(fd);
-		return NULL;
+		return -1;
 	}
 	if (input_stat_bad(path, &st, max, err)) {
 		close(fd);
-		return NULL;
+		return -1;
 	}
+	return fd;
+}
+
+char *input_read(const char *path, size_t max, size_t *len,
+		 struct sf_err *err)
+{
+	int fd = input_open(path, max, err);
+	char *buf;
+
+	if (fd < 0)
+		return NULL;
 	/* Sizes can lie (procfs says 0) or grow: read at most @max + 1. */
 	buf = fd_read_all(fd, max, len);
 	if (!buf && errno == EFBIG)

@@ -203,6 +203,14 @@ char *input_read(const char *path, size_t max, size_t *len,
 		 struct sf_err *err);
 
 /**
+ * input_open() - open @path for reading as input_read() does, for a
+ * caller that reads it its own way (a log cut at a size, not refused)
+ *
+ * Return: the descriptor, or -1 with @err set as input_read() sets it.
+ */
+int input_open(const char *path, size_t max, struct sf_err *err);
+
+/**
  * input_check() - would input_read() accept @path? Return: 0, or -1 with
  * @err set as input_read() would set it.
  */

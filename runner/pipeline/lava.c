@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A boot as a LAVA job, and through lava-run: see lava.h and LAVA.md. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -87,6 +88,57 @@ static const char *url_bad(const char *s, char *buf)
 	return "";
 }
 
+/* The length of the host name at @s: labels between dots, or 0 */
+static size_t url_host_len(const char *s)
+{
+	static const char chars[] = "abcdefghijklmnopqrstuvwxyz"
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-";
+	const char *p = s;
+
+	for (;;) {
+		size_t n = strspn(p, chars);
+
+		if (!n || p[0] == '-' || p[n - 1] == '-')
+			return 0;
+		p += n;
+		if (*p != '.')
+			return p - s;
+		p++;
+	}
+}
+
+/*
+ * What is wrong with @url, made of url_bad()'s bytes, as a base URL a
+ * worker fetches as it is written: "" for nothing, else what.
+ */
+static const char *url_form_bad(const char *url)
+{
+	const char *p = strstr(url, "://") + 3;
+	size_t n = url_host_len(p);
+
+	if (!n)
+		return "no host name (letters, digits and '-' between dots) after '//'";
+	p += n;
+	if (*p == ':') {
+		n = strspn(++p, "0123456789");
+		if (!n || n > 5 || atoi(p) < 1 || atoi(p) > 65535)
+			return "no port (1 to 65535) after the host's ':'";
+		p += n;
+	}
+	if (*p && *p != '/')
+		return "its host is not followed by ':PORT' or a '/'";
+	for (; *p; p++) {
+		if (*p == '/' && p[1] == '.' &&
+		    (!p[2] || p[2] == '/' || (p[2] == '.' &&
+					      (!p[3] || p[3] == '/'))))
+			return "'.' or '..' in its path (a server would resolve it)";
+		if (*p == '%' && !(isxdigit((unsigned char)p[1]) &&
+				   isxdigit((unsigned char)p[2])))
+			return "a '%' not followed by two hex digits";
+	}
+	return "";
+}
+
 int lava_url_check(const char *url, struct sf_err *err)
 {
 	char buf[8];
@@ -100,6 +152,11 @@ int lava_url_check(const char *url, struct sf_err *err)
 	if (*bad) {
 		err_set(err, "--url: %s in '%s' is not carried as it is by a URL and LAVA's QEMU command line",
 			bad, url);
+		return -1;
+	}
+	bad = url_form_bad(url);
+	if (*bad) {
+		err_set(err, "--url '%s': %s", url, bad);
 		return -1;
 	}
 	return 0;
@@ -336,7 +393,162 @@ static json_t *lava_device(const struct config *c, json_t *job)
 		"timeouts", "actions", "connections");
 }
 
-/* Each line of lava-run's log is one YAML flow mapping: {dt, lvl, msg}. */
+/*
+ * Each line of lava-run's log is one YAML flow mapping, {dt, lvl, msg},
+ * as lava_common's dump() writes it: every scalar double-quoted, shorter
+ * than 10^6 characters, nested three deep at most (a result's msg.extra).
+ * A line is walked once, as libyaml's events (its document loader takes
+ * time quadratic in the nesting), and only the fields below are kept. A
+ * line LAVA would not write is skipped, the walk stopped where it shows:
+ * longer than LINE_MAX_BYTES, nested deeper than LINE_DEPTH_MAX, an
+ * alias, a second document, a field written twice or holding a NUL (but
+ * the console's), or not YAML.
+ */
+#define LINE_DEPTH_MAX 8
+#define LINE_KEY_MAX 16		/* longer than the keys below */
+
+enum line_field {
+	F_LVL, F_MSG, F_DEFINITION, F_CASE, F_RESULT, F_ERROR_TYPE,
+	F_ERROR_MSG, F_LABEL, F_SHA256SUM, F_NR
+};
+
+/* Where each field is: its keys, from the line's mapping down. */
+static const char *const line_fields[F_NR][3] = {
+	[F_LVL] = { "lvl" },
+	[F_MSG] = { "msg" },
+	[F_DEFINITION] = { "msg", "definition" },
+	[F_CASE] = { "msg", "case" },
+	[F_RESULT] = { "msg", "result" },
+	[F_ERROR_TYPE] = { "msg", "error_type" },
+	[F_ERROR_MSG] = { "msg", "error_msg" },
+	[F_LABEL] = { "msg", "extra", "label" },
+	[F_SHA256SUM] = { "msg", "extra", "sha256sum" },
+};
+
+/* A line as its events are walked; depth 1 is the line's own node. */
+struct log_line {
+	int depth, docs;
+	char is_map[LINE_DEPTH_MAX + 1];
+	char want_key[LINE_DEPTH_MAX + 1];
+	/* at each depth, the key of the value to come; "" for none of ours */
+	char key[LINE_DEPTH_MAX + 1][LINE_KEY_MAX];
+	char *v[F_NR];		/* the fields the line has (malloc'd) */
+	size_t n[F_NR];		/* their lengths */
+};
+
+/* The field at @ln's keys down to @depth, or F_NR for none of ours. */
+static enum line_field line_field_at(const struct log_line *ln, int depth)
+{
+	for (int f = 0; f < F_NR; f++) {
+		int d = 0;
+
+		while (d < 3 && line_fields[f][d] &&
+		       !strcmp(ln->key[d + 1], line_fields[f][d]))
+			d++;
+		if (d == depth && (d == 3 || !line_fields[f][d]))
+			return f;
+	}
+	return F_NR;
+}
+
+/* A mapping's key or value, or an item, ended at @ln's depth. */
+static void line_node_done(struct log_line *ln)
+{
+	if (ln->depth && ln->is_map[ln->depth])
+		ln->want_key[ln->depth] ^= 1;
+}
+
+/* One event of the line. Return: 0, or -1 when it is not LAVA's line. */
+static int line_event(struct log_line *ln, const yaml_event_t *ev)
+{
+	const char *s;
+	int d = ln->depth, in_map = d && ln->is_map[d];
+	enum line_field f;
+	size_t n;
+
+	switch (ev->type) {
+	case YAML_DOCUMENT_START_EVENT:
+		return ++ln->docs > 1 ? -1 : 0;
+	case YAML_ALIAS_EVENT:
+		return -1;
+	case YAML_SCALAR_EVENT:
+		s = (const char *)ev->data.scalar.value;
+		n = ev->data.scalar.length;
+		if (in_map && ln->want_key[d]) {
+			if (n < LINE_KEY_MAX && !memchr(s, 0, n))
+				memcpy(ln->key[d], s, n + 1);
+			else
+				ln->key[d][0] = '\0';
+		} else if (in_map && (f = line_field_at(ln, d)) != F_NR) {
+			if (ln->v[f] || (f != F_MSG && memchr(s, 0, n)))
+				return -1;
+			ln->v[f] = xmalloc(n + 1);
+			memcpy(ln->v[f], s, n + 1);
+			ln->n[f] = n;
+		}
+		line_node_done(ln);
+		return 0;
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT:
+		if (d == LINE_DEPTH_MAX)
+			return -1;
+		/* a key that is no scalar is none of ours */
+		if (in_map && ln->want_key[d])
+			ln->key[d][0] = '\0';
+		ln->depth = ++d;
+		ln->is_map[d] = ev->type == YAML_MAPPING_START_EVENT;
+		ln->want_key[d] = 1;
+		ln->key[d][0] = '\0';
+		return 0;
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		ln->depth--;
+		line_node_done(ln);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static void line_release(struct log_line *ln)
+{
+	for (int f = 0; f < F_NR; f++)
+		free(ln->v[f]);
+}
+
+/* The @n bytes at @text walked into @ln. Return: 0, or -1 (not LAVA's). */
+static int line_walk(struct log_line *ln, const char *text, size_t n)
+{
+	yaml_parser_t p;
+	yaml_event_t ev;
+	int ret = -1;
+
+	memset(ln, 0, sizeof(*ln));
+	if (n > LINE_MAX_BYTES || !yaml_parser_initialize(&p))
+		return -1;
+	yaml_parser_set_input_string(&p, (const unsigned char *)text, n);
+	while (yaml_parser_parse(&p, &ev)) {
+		int bad = line_event(ln, &ev);
+		int end = ev.type == YAML_STREAM_END_EVENT;
+
+		yaml_event_delete(&ev);
+		if (bad || end) {
+			ret = bad;
+			break;
+		}
+	}
+	yaml_parser_delete(&p);
+	return ret;
+}
+
+/* Is @ln's field @f exactly @s? */
+static int line_is(const struct log_line *ln, enum line_field f,
+		   const char *s)
+{
+	return ln->v[f] && !strcmp(ln->v[f], s);
+}
+
+/* What lava.c reads of a lava-run log, or a lab's. */
 struct lava_log {
 	char *console;		/* the target's lines */
 	size_t clen, csize;
@@ -351,55 +563,22 @@ struct lava_log {
 /* The deploy action's image labels, as lava_job() names them. */
 static const char *const labels[3] = { "kernel", "ramdisk", "dtb" };
 
-static const char *map_get(yaml_document_t *d, yaml_node_t *map,
-			   const char *key, yaml_node_t **val)
+/* A field of @ln as a new string, or NULL (it has none) */
+static char *line_take(struct log_line *ln, enum line_field f)
 {
-	if (!map || map->type != YAML_MAPPING_NODE)
-		return NULL;
-	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
-	     p < map->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = yaml_document_get_node(d, p->key);
-		yaml_node_t *v = yaml_document_get_node(d, p->value);
+	char *s = ln->v[f];
 
-		if (k && k->type == YAML_SCALAR_NODE &&
-		    !strcmp((char *)k->data.scalar.value, key)) {
-			if (val)
-				*val = v;
-			return v && v->type == YAML_SCALAR_NODE ?
-			       (char *)v->data.scalar.value : NULL;
-		}
-	}
-	return NULL;
+	ln->v[f] = NULL;
+	return s;
 }
 
-static void log_line(struct lava_log *l, const char *line, size_t n)
+/* What the line @ln adds to @l. */
+static void log_line_apply(struct lava_log *l, struct log_line *ln)
 {
-	yaml_parser_t p;
-	yaml_document_t d;
-	yaml_node_t *root, *msgn = NULL, *extra = NULL;
-	const char *lvl, *msg, *def;
+	const char *msg = ln->v[F_MSG];
+	size_t m = ln->n[F_MSG];
 
-	/* `lavacli jobs logs --raw` gives the same lines as a YAML list */
-	if (n > 2 && line[0] == '-' && line[1] == ' ') {
-		line += 2;
-		n -= 2;
-	}
-	/* none of LAVA's is longer; libyaml is slow on deep nesting */
-	if (n > LINE_MAX_BYTES)
-		return;
-	if (!yaml_parser_initialize(&p))
-		return;
-	yaml_parser_set_input_string(&p, (const unsigned char *)line, n);
-	if (!yaml_parser_load(&p, &d)) {
-		yaml_parser_delete(&p);
-		return;
-	}
-	root = yaml_document_get_root_node(&d);
-	lvl = map_get(&d, root, "lvl", NULL);
-	msg = map_get(&d, root, "msg", &msgn);
-	if (lvl && msg && !strcmp(lvl, "target")) {
-		size_t m = strlen(msg);
-
+	if (line_is(ln, F_LVL, "target") && msg) {
 		if (l->clen + m + 2 > l->csize) {
 			l->csize = 2 * (l->clen + m + 2);
 			l->console = xrealloc(l->console, l->csize);
@@ -407,61 +586,62 @@ static void log_line(struct lava_log *l, const char *line, size_t n)
 		memcpy(l->console + l->clen, msg, m);
 		l->clen += m;
 		l->console[l->clen++] = '\n';
-	} else if (lvl && msg && !strcmp(lvl, "info") && !l->command &&
-		   !strncmp(msg, "Boot command: ", 14)) {
+	} else if (line_is(ln, F_LVL, "info") && msg && !l->command &&
+		   strlen(msg) == m && !strncmp(msg, "Boot command: ", 14)) {
 		l->command = xstrdup(msg + 14);
-	} else if (lvl && !strcmp(lvl, "results") && msgn &&
-		   (def = map_get(&d, msgn, "definition", NULL)) &&
-		   !strcmp(def, "lava") &&
-		   (msg = map_get(&d, msgn, "case", NULL)) &&
-		   !strcmp(msg, "file-download") &&
-		   (map_get(&d, msgn, "extra", &extra), extra)) {
-		const char *label = map_get(&d, extra, "label", NULL);
-		const char *sum = map_get(&d, extra, "sha256sum", NULL);
-
-		for (int i = 0; label && sum && i < 3; i++)
-			if (!strcmp(label, labels[i])) {
+	} else if (!line_is(ln, F_LVL, "results") ||
+		   !line_is(ln, F_DEFINITION, "lava")) {
+		return;
+	} else if ((line_is(ln, F_CASE, "file-download") ||
+		    line_is(ln, F_CASE, "http-download")) &&
+		   ln->v[F_LABEL] && ln->v[F_SHA256SUM]) {
+		/* file:// URLs, or http(s):// under --url */
+		for (int i = 0; i < 3; i++)
+			if (line_is(ln, F_LABEL, labels[i])) {
 				free(l->sums[i]);
-				l->sums[i] = xstrdup(sum);
+				l->sums[i] = line_take(ln, F_SHA256SUM);
 			}
-	} else if (lvl && !strcmp(lvl, "results") && msgn &&
-		   (def = map_get(&d, msgn, "definition", NULL)) &&
-		   !strcmp(def, "lava") &&
-		   (msg = map_get(&d, msgn, "case", NULL)) &&
-		   !strcmp(msg, "job")) {
-		const char *r = map_get(&d, msgn, "result", NULL);
-		const char *t = map_get(&d, msgn, "error_type", NULL);
-		const char *e = map_get(&d, msgn, "error_msg", NULL);
-
+	} else if (line_is(ln, F_CASE, "job")) {
 		free(l->result);
 		free(l->error_type);
 		free(l->error_msg);
-		l->result = r ? xstrdup(r) : NULL;
-		l->error_type = t ? xstrdup(t) : NULL;
-		l->error_msg = e ? xstrdup(e) : NULL;
+		l->result = line_take(ln, F_RESULT);
+		l->error_type = line_take(ln, F_ERROR_TYPE);
+		l->error_msg = line_take(ln, F_ERROR_MSG);
 	}
-	yaml_document_delete(&d);
-	yaml_parser_delete(&p);
 }
 
-/* Reads at most LOG_MAX bytes of @path, a regular file. */
-static void log_read(struct lava_log *l, const char *path)
+static void log_line(struct lava_log *l, const char *line, size_t n)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	char *text = NULL, *p, *end;
+	struct log_line ln;
+
+	/* `lavacli jobs logs --raw` gives the same lines as a YAML list */
+	if (n > 2 && line[0] == '-' && line[1] == ' ') {
+		line += 2;
+		n -= 2;
+	}
+	if (!line_walk(&ln, line, n))
+		log_line_apply(l, &ln);
+	line_release(&ln);
+}
+
+/*
+ * @l from at most LOG_MAX bytes of @path, read once. Return: 0, or -1
+ * with @err set when it cannot be read or is not a regular file (a FIFO
+ * would block, a directory has no lines).
+ */
+static int log_read(struct lava_log *l, const char *path, struct sf_err *err)
+{
+	int fd = input_open(path, SIZE_MAX, err);
+	char *text, *p, *end;
 	size_t len = 0;
-	struct stat st;
 	ssize_t got;
 
 	memset(l, 0, sizeof(*l));
 	l->console = xmalloc(1);
 	l->csize = 1;
 	if (fd < 0)
-		return;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return;
-	}
+		return -1;
 	text = xmalloc(LOG_MAX);
 	while (len < LOG_MAX &&
 	       (got = read(fd, text + len, LOG_MAX - len)) > 0)
@@ -476,6 +656,7 @@ static void log_read(struct lava_log *l, const char *path)
 		p += n + 1;
 	}
 	free(text);
+	return 0;
 }
 
 static void log_release(struct lava_log *l)
@@ -513,95 +694,112 @@ static int write_yaml(const char *path, json_t *j, struct sf_err *err)
 }
 
 /*
- * The verdict of the LAVA log @logf, as boot_decode() gives it from the
- * console lines it holds (written to console.log; LAVA's boot command to
- * qemu.log); @st and @code say how lava-run ended.
+ * The verdict of @l, the LAVA log @logf, as boot_decode() gives it from
+ * the console lines it holds (written to console.log; LAVA's boot command
+ * to qemu.log); @st and @code say how lava-run ended.
  */
-static enum verdict log_verdict(const struct boot *b, const char *logf,
+static enum verdict log_verdict(const struct boot *b,
+				const struct lava_log *l, const char *logf,
 				enum proc_status st, int code, json_t **snap,
 				struct sf_err *err)
 {
 	char *con = path_console(b->outdir), *qlog = path_qemu_log(b->outdir);
-	struct lava_log l;
 	enum verdict v = V_QEMU_FAIL;
 	char *cmd;
 
-	log_read(&l, logf);
-	if (l.too_large) {
+	if (l->too_large) {
 		err_set(err, "%s: larger than %d MiB: only its beginning was read",
 			logf, LOG_MAX >> 20);
 		sink_error(err);
 		err_clear(err);
 	}
-	if (l.command) {
-		cmd = xstrfmt("# LAVA's boot command: %s\n", l.command);
+	if (l->command) {
+		cmd = xstrfmt("# LAVA's boot command: %s\n", l->command);
 		file_put(qlog, cmd, strlen(cmd), 1);
 		free(cmd);
 	}
-	if (file_write_atomic(con, l.console, l.clen)) {
+	if (file_write_atomic(con, l->console, l->clen)) {
 		err_set(err, "%s: cannot write: %s", con, strerror(errno));
 		goto out;
 	}
-	if (st == PROC_EXITED && log_timed_out(&l))
+	if (st == PROC_EXITED && log_timed_out(l))
 		st = PROC_TIMEOUT;
 	v = boot_decode(b, st, code, snap, err);
 	if (st == PROC_START_FAILED) {
 		err_clear(err);
 		err_set(err, "cannot start lava-run: %s (it is in Debian's lava-dispatcher)",
 			strerror(code));
-	} else if (v == V_QEMU_FAIL || (v == V_NO_SNAPSHOT && !l.clen)) {
+	} else if (v == V_QEMU_FAIL || (v == V_NO_SNAPSHOT && !l->clen)) {
 		v = V_QEMU_FAIL;
 		err_clear(err);
 		err_set(err, "the LAVA job ended before the guest printed anything: %s%s%s (see %s)",
-			l.error_type ? l.error_type : "no job result",
-			l.error_type ? " error: " : "",
-			l.error_msg ? l.error_msg : "", logf);
+			l->error_type ? l->error_type : "no job result",
+			l->error_type ? " error: " : "",
+			l->error_msg ? l->error_msg : "", logf);
 	}
 out:
-	log_release(&l);
 	free(con);
 	free(qlog);
 	return v;
 }
 
 /*
- * Is the lab's log at @logf that of a finished job that booted these very
- * images with this command line? 0, or -1 with @err saying what is not.
+ * Did LAVA's boot command @cmd give the kernel exactly @cmdline? Our
+ * image argument puts it in as -append "CMDLINE" (lava_job()), a word of
+ * its own, and nothing else appends: a second -append, or one that says
+ * more or less, is another command line.
+ */
+static int log_cmdline_is(const char *cmd, const char *cmdline)
+{
+	static const char opt[] = " -append \"";
+	const char *arg = strstr(cmd, opt), *end;
+
+	if (!arg)
+		return 0;
+	arg += strlen(opt);
+	end = arg + strlen(cmdline);
+	return !strncmp(arg, cmdline, strlen(cmdline)) && *end == '"' &&
+	       (!end[1] || end[1] == ' ') && !strstr(end, " -append ");
+}
+
+/*
+ * Is @l, the lab's log at @logf, that of a finished job that booted these
+ * very images with this command line? A log that cannot show it (no
+ * checksum of an image, no boot command) is not. 0, or -1 with @err
+ * saying what is not.
  */
 static int lab_log_check(const struct boot *b, const char *dtb,
-			 const char *logf, struct sf_err *err)
+			 const struct lava_log *l, const char *logf,
+			 struct sf_err *err)
 {
 	const char *paths[3] = { b->kernel, b->initramfs, dtb };
-	struct lava_log l;
 	char sum[65];
-	int ret = -1;
 
-	log_read(&l, logf);
-	if (!l.result) {
-		err_set(err, "%s: no job result: the job has not ended, or this is not its log",
-			logf);
-		goto out;
-	}
+	if (!l->result)
+		return err_set(err, "%s: no job result: the job has not ended, or this is not its log",
+			       logf);
 	for (int i = 0; i < 3; i++) {
-		if (!paths[i] || !l.sums[i])
+		if (!paths[i] && !l->sums[i])
 			continue;
+		if (!paths[i])
+			return err_set(err, "%s: the lab booted a %s, this build has none: write the jobs again (lava-jobs) and submit them",
+				       logf, labels[i]);
+		if (!l->sums[i])
+			return err_set(err, "%s: no sha256sum of the %s LAVA downloaded: the log cannot show that the lab booted this build's",
+				       logf, labels[i]);
 		if (image_sha256(paths[i], sum, err))
-			goto out;
-		if (strcmp(sum, l.sums[i])) {
-			err_set(err, "%s: the lab booted another %s (sha256 %.12s, this build's %.12s): write the jobs again (lava-jobs) and submit them",
-				logf, labels[i], l.sums[i], sum);
-			goto out;
-		}
+			return -1;
+		if (strcmp(sum, l->sums[i]))
+			return err_set(err, "%s: the lab booted another %s (sha256 %.12s, this build's %.12s): write the jobs again (lava-jobs) and submit them",
+				       logf, labels[i], l->sums[i], sum);
 	}
-	if (l.command && !strstr(l.command, b->cmdline)) {
-		err_set(err, "%s: the lab booted another kernel command line than \"%s\": write the jobs again (lava-jobs) and submit them",
-			logf, b->cmdline);
-		goto out;
-	}
-	ret = 0;
-out:
-	log_release(&l);
-	return ret;
+	if (!l->command)
+		return err_set(err, "%s: no boot command: the log cannot show that the lab booted \"%s\"",
+			       logf, b->cmdline);
+	if (!log_cmdline_is(l->command, b->cmdline))
+		return err_set(err, "%s: the lab booted another kernel command line than \"%s\": write the jobs again (lava-jobs) and submit them",
+			       logf, b->cmdline);
+	return 0;
 }
 
 enum verdict lava_log_run(const struct boot *b, const char *dtb,
@@ -610,6 +808,7 @@ enum verdict lava_log_run(const struct boot *b, const char *dtb,
 	char *con = path_console(b->outdir), *qlog = path_qemu_log(b->outdir);
 	char *chan = path_channel(b->outdir), *cmd;
 	enum verdict v = V_QEMU_FAIL;
+	struct lava_log l;
 
 	unlink(con);
 	unlink(chan);
@@ -619,13 +818,16 @@ enum verdict lava_log_run(const struct boot *b, const char *dtb,
 			logf, logf);
 		goto out;
 	}
-	if (lab_log_check(b, dtb, logf, err))
-		goto out;
+	if (log_read(&l, logf, err) ||
+	    lab_log_check(b, dtb, &l, logf, err))
+		goto out_release;
 	cmd = xstrfmt("# a lab's boot: its LAVA log %s\n", logf);
 	file_put(qlog, cmd, strlen(cmd), 0);
 	free(cmd);
 	/* the job's own result says how it ended, as lava-run's status */
-	v = log_verdict(b, logf, PROC_EXITED, 0, snap, err);
+	v = log_verdict(b, &l, logf, PROC_EXITED, 0, snap, err);
+out_release:
+	log_release(&l);
 out:
 	free(con);
 	free(qlog);
@@ -647,6 +849,7 @@ enum verdict lava_boot_run(const struct config *c, const struct boot *b,
 	char *tmp = xstrfmt("%s/%s", LAVA_TMP, id), *cmd;
 	struct lava_job_in in = { .b = b, .dtb = dtb, .metadata = metadata };
 	struct proc p = PROC_INIT;
+	struct lava_log l;
 	enum proc_status st;
 	enum verdict v = V_QEMU_FAIL;
 	json_t *job;
@@ -687,7 +890,11 @@ enum verdict lava_boot_run(const struct config *c, const struct boot *b,
 	}
 	/* killed before LAVA could clean up: what it left is ours to remove */
 	rm_rf(tmp);
-	v = log_verdict(b, logf, st, code, snap, err);
+	/* none when lava-run did not start: its status says so */
+	if (log_read(&l, logf, err))
+		err_clear(err);
+	v = log_verdict(b, &l, logf, st, code, snap, err);
+	log_release(&l);
 out:
 	free(dir);
 	free(jobf);

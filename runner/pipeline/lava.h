@@ -43,7 +43,10 @@ json_t *lava_job(const struct config *c, const struct lava_job_in *in,
 /* BASE/NAME, one '/' between them (malloc'd) */
 char *lava_url_join(const char *base, const char *name);
 
-/* Is @url a base URL lava_job() takes (http(s), no quoting needed)? */
+/*
+ * Is @url a base URL lava_job() takes: http(s), a host name, an optional
+ * port, a path needing no quoting, without '.' or '..' parts?
+ */
 int lava_url_check(const char *url, struct sf_err *err);
 
 /**
@@ -63,9 +66,11 @@ enum verdict lava_boot_run(const struct config *c, const struct boot *b,
 /**
  * lava_log_run() - the verdict of a lab's boot from its LAVA log @logf
  * (`lavacli jobs logs --raw ID`, or lava-run's), as lava_boot_run() gives
- * it; nothing is booted. QEMU-FAIL, saying why, for no log, the log of
- * a job that has not ended, or of other images or another command line
- * than @b's (jobs written before this build).
+ * it; nothing is booted. QEMU-FAIL, saying why, for no log or one that
+ * is not a regular file, the log of a job that has not ended, one that
+ * lacks the checksum of an image or the boot command, or the log of other
+ * images or another command line than @b's (jobs written before this
+ * build). LAVA.md has what a log must show and the lines skipped.
  */
 enum verdict lava_log_run(const struct boot *b, const char *dtb,
 			  const char *logf, json_t **snap, struct sf_err *err);
