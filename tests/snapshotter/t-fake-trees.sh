@@ -39,20 +39,27 @@ printf '%s\n' \
 tap_diff "$name"
 
 name="cli: -o FILE replaces FILE with the whole snapshot"
-$SNAP --sysfs "$scratch/sys" -o "$scratch/out/snap.json" class &&
-	$SNAP --sysfs "$scratch/sys" class >"$scratch/expect" &&
-	cp "$scratch/out/snap.json" "$scratch/actual" &&
-	ls "$scratch/out" >>"$scratch/actual" &&
-	echo snap.json >>"$scratch/expect"
+echo old >"$scratch/out/snap.json"
+$SNAP --sysfs "$scratch/sys" -o "$scratch/out/snap.json" class \
+	>"$scratch/actual" 2>&1
+echo "exit $?" >>"$scratch/actual"
+cat "$scratch/out/snap.json" >>"$scratch/actual"
+ls "$scratch/out" >>"$scratch/actual"
+{ echo "exit 0" && $SNAP --sysfs "$scratch/sys" class && echo snap.json; } \
+	>"$scratch/expect"
 tap_diff "$name"
 
 # init's crash fault needs the open of a FIFO to block: written in place
+# (a snapshotter that never opens it leaves cat waiting for 10 s)
 name="cli: -o FIFO is written in place"
 mkfifo "$scratch/out/fifo"
-cat "$scratch/out/fifo" >"$scratch/actual" &
-$SNAP --sysfs "$scratch/sys" -o "$scratch/out/fifo" class
+timeout 10 cat "$scratch/out/fifo" >"$scratch/fifo.out" &
+$SNAP --sysfs "$scratch/sys" -o "$scratch/out/fifo" class \
+	>"$scratch/actual" 2>&1
+echo "exit $?" >>"$scratch/actual"
 wait
-$SNAP --sysfs "$scratch/sys" class >"$scratch/expect"
+cat "$scratch/fifo.out" >>"$scratch/actual"
+{ echo "exit 0" && $SNAP --sysfs "$scratch/sys" class; } >"$scratch/expect"
 tap_diff "$name"
 
 name="cli: --help to a full stdout is an error too"
