@@ -3,6 +3,7 @@
 # Snapshots of fake sysfs trees (cases/*/ that hold no probes) against the
 # expected JSON.
 . "$(dirname "$0")/lib.sh"
+SYSFARM=$top/build/sysfarm
 
 for c in "$cases"/*/; do
 	c=${c%/}
@@ -60,6 +61,33 @@ echo "exit $?" >>"$scratch/actual"
 wait
 cat "$scratch/fifo.out" >>"$scratch/actual"
 { echo "exit 0" && $SNAP --sysfs "$scratch/sys" class; } >"$scratch/expect"
+tap_diff "$name"
+
+# Depth: a dir 1000 levels below its root is not listed, so that the host
+# parses every snapshot (1100 levels gave JSON nested deeper than its
+# 2048). 1000 levels of "d" are 2000 bytes of path, under PATH_MAX.
+name="depth: 1000 levels below the root are listed whole"
+levels=$(printf 'd/%.0s' $(seq 1000))
+mkdir -p "$scratch/deep/devices/fake/$levels"
+$SNAP --sysfs "$scratch/deep" devices/fake >"$scratch/deep.json" \
+	2>"$scratch/actual"
+echo "exit $?" >>"$scratch/actual"
+grep -c '"truncated"' "$scratch/deep.json" >>"$scratch/actual"
+printf '%s\n' "exit 0" 0 >"$scratch/expect"
+tap_diff "$name"
+
+name="depth: 1100 levels are cut at 1000, recorded, taken by the host's diff"
+mkdir -p "$scratch/deep/devices/fake/$levels$(printf 'e/%.0s' $(seq 100))"
+$SNAP --sysfs "$scratch/deep" devices/fake >"$scratch/deeper.json" \
+	2>"$scratch/actual"
+echo "exit $?" >>"$scratch/actual"
+grep -c '"truncated": true' "$scratch/deeper.json" >>"$scratch/actual"
+$SYSFARM diff --color=never "$scratch/deep.json" "$scratch/deeper.json" \
+	>>"$scratch/actual" 2>&1
+echo "exit $?" >>"$scratch/actual"
+printf '%s\n' "exit 0" 1 \
+	"~ devices/fake/${levels%/}: error (none) -> (truncated)" "exit 1" \
+	>"$scratch/expect"
 tap_diff "$name"
 
 name="cli: --help to a full stdout is an error too"
