@@ -45,13 +45,24 @@ $(UTIL_UNIT): $(UTIL_UNIT_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^
 
+# Unit tests of runner/pipeline/boot.c's boot_decode() (TAP): the runner as
+# build/sysfarm links it, less its main().
+BOOT_UNIT := $(BUILD)/tests/boot-unit
+BOOT_UNIT_OBJS := $(BUILD)/runner/tests/runner/boot-unit.o \
+	$(filter-out %/cmd/sysfarm.o,$(RUNNER_OBJS))
+
+$(BOOT_UNIT): $(BOOT_UNIT_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ -lyaml -ljansson
+
 -include $(RUNNER_OBJS:.o=.d) $(SYSFARM_CC_OBJS:.o=.d) $(PROC_UNIT_OBJS:.o=.d)
--include $(UTIL_UNIT_OBJS:.o=.d)
+-include $(UTIL_UNIT_OBJS:.o=.d) $(BOOT_UNIT_OBJS:.o=.d)
 
 TESTS += tests/runner/t-matrix.sh tests/runner/t-goldens-abi.sh
 BOOT_TESTS += tests/runner/t-run.sh tests/runner/t-checkpatch.sh tests/runner/t-golden.sh tests/runner/t-bisect.sh tests/runner/t-faults.sh
 CHECK_DEPS += $(SYSFARM) $(BUILD)/sysfarm-cc $(PROC_UNIT) $(UTIL_UNIT)
-TESTS += $(PROC_UNIT) $(UTIL_UNIT)
+CHECK_DEPS += $(BOOT_UNIT)
+TESTS += $(PROC_UNIT) $(UTIL_UNIT) $(BOOT_UNIT)
 TESTS += tests/runner/t-diff.sh tests/hostile/t-hostile.sh
 TESTS += tests/runner/t-upgrade.sh tests/runner/t-review.sh
 TESTS += tests/runner/t-report.sh

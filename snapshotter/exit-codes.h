@@ -9,7 +9,8 @@
  * @SNAP_EXIT_FAIL: no snapshot: the output was not writable, or memory ran
  *	out
  * @SNAP_EXIT_USAGE: bad command line or bad probe file (the message names
- *	FILE:LINE:COL); the farm-wide meaning of 2
+ *	FILE:LINE:COL, or FILE when it is not a regular file); the
+ *	farm-wide meaning of 2
  */
 enum snap_exit {
 	SNAP_EXIT_OK = 0,

@@ -224,13 +224,34 @@ int probe_list_load(struct probe_list *list, const char *file,
 	size_t size = 0, bad;
 	unsigned int lineno = 0;
 	char *line = NULL;
+	struct stat st;
 	ssize_t len;
-	int ret = 0;
+	int fd, ret = 0;
 	FILE *f;
 
-	f = fopen(file, "re");
-	if (!f)
+	/* O_NONBLOCK: the open of a FIFO nobody writes would wait forever */
+	fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		ret = -errno;
+		if (!ret) {
+			/* a FIFO, /dev/zero (one endless line), a directory */
+			err->line = err->col = 0;
+			snprintf(err->msg, sizeof(err->msg),
+				 "not a regular file (%s)",
+				 file_kind(st.st_mode));
+			ret = -EINVAL;
+		}
+		close(fd);
+		return ret;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
 	while ((errno = 0, len = getline(&line, &size, f)) >= 0) {
 		struct probe p;
 

@@ -64,8 +64,10 @@ struct probe_error {
  * @file: the probe file
  * @err: filled when the file is malformed
  *
- * Return: 0; -EINVAL when the file is malformed (@err says where and why);
- * another negative errno when it cannot be read (@err untouched).
+ * Return: 0; -EINVAL when the file is malformed (@err says where and why)
+ * or is not a regular file (@err->line 0, @err->msg says what it is: it
+ * is not read, nor waited for); another negative errno when it cannot be
+ * read (@err untouched).
  */
 int probe_list_load(struct probe_list *list, const char *file,
 		    struct probe_error *err);

@@ -162,6 +162,10 @@ static int probes_load(const struct snap_opts *o, struct probe_list *list)
 		int ret = probe_list_load(list, file, &err);
 
 		/* bad input is named the way compilers do, without prefix */
+		if (ret == -EINVAL && !err.line) {
+			fprintf(stderr, "%s: %s\n", file, err.msg);
+			return -1;
+		}
 		if (ret == -EINVAL) {
 			fprintf(stderr, "%s:%u:%u: %s\n", file, err.line,
 				err.col, err.msg);

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /**
@@ -115,5 +116,18 @@ ssize_t name_decode(char *out, const char *key, size_t len);
  * library knows no name.
  */
 const char *errno_name(int err);
+
+/**
+ * file_kind() - what a file that is not a regular one is, for a message
+ * @m: its st_mode
+ *
+ * Return: "a FIFO", "a directory", ... (static).
+ */
+static inline const char *file_kind(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" :
+	       S_ISBLK(m) ? "a block device" : S_ISDIR(m) ? "a directory" :
+	       S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
 
 #endif /* SNAPSHOTTER_TEXT_H */

@@ -17,14 +17,28 @@
 /* The following rule looks at the first four components only. */
 #define WALK_RULE_DEPTH	4
 
+/*
+ * A dir node WALK_DEPTH_MAX levels below its root is not listed, so that
+ * the host's parser (jansson, as here) takes every snapshot: the root's
+ * node is the third value down from the top, each level two more ("entries"
+ * and the node), a followed link's node one more, and the deepest value is
+ * a member of a dir at the limit. 1000 also keeps the walk's open
+ * directories (one a level) below the 1024 descriptors a process has by
+ * default.
+ */
+#define WALK_DEPTH_MAX	1000
+_Static_assert(3 + 2 * WALK_DEPTH_MAX + 1 + 1 <= JSON_PARSER_MAX_DEPTH,
+	       "the host's jansson would refuse the deepest snapshot");
+
 /**
  * struct walk_pos - where the walk is, counted from the sysfs mount
  * @comp: the first WALK_RULE_DEPTH path components (borrowed)
  * @depth: number of components of the current entry's path
+ * @root_depth: number of components of the root's path
  */
 struct walk_pos {
 	const char *comp[WALK_RULE_DEPTH];
-	unsigned int depth;
+	unsigned int depth, root_depth;
 };
 
 static json_t *node_make(int at, const char *name, struct walk_pos *pos);
@@ -75,6 +89,35 @@ static json_t *node_error(int err)
 	return json_pack("{s:s}", "error", errno_name(err));
 }
 
+static bool is_dot_or_dotdot(const char *name)
+{
+	return !strcmp(name, ".") || !strcmp(name, "..");
+}
+
+/*
+ * @node's dir at WALK_DEPTH_MAX: "truncated" if it holds anything, else
+ * its empty "entries", as above the limit. Takes @dir.
+ */
+static json_t *dir_cut(json_t *node, DIR *dir)
+{
+	struct dirent *de;
+	bool more;
+	int err;
+
+	while ((errno = 0, de = readdir(dir)) && is_dot_or_dotdot(de->d_name))
+		;
+	err = errno;
+	more = de;
+	closedir(dir);
+	if (more ? json_object_set_new(node, "truncated", json_true()) :
+	    json_object_set_new(node, "entries", json_object()) ||
+	    (err && json_set_errno(node, "error", err))) {
+		json_decref(node);
+		return NULL;
+	}
+	return node;
+}
+
 static json_t *dir_node(int at, const char *name, const struct stat *st,
 			bool follow, struct walk_pos *pos)
 {
@@ -97,6 +140,8 @@ static json_t *dir_node(int at, const char *name, const struct stat *st,
 		close(fd);
 		goto out_error;
 	}
+	if (pos->depth - pos->root_depth == WALK_DEPTH_MAX)
+		return dir_cut(node, dir);
 	entries = json_object();
 	if (json_object_set_new(node, "entries", entries))
 		goto out_nomem;
@@ -104,7 +149,7 @@ static json_t *dir_node(int at, const char *name, const struct stat *st,
 		json_t *child;
 		char *key;
 
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+		if (is_dot_or_dotdot(de->d_name))
 			continue;
 		if (pos->depth < WALK_RULE_DEPTH)
 			pos->comp[pos->depth] = de->d_name;
@@ -231,6 +276,7 @@ json_t *walk_root(int sysfd, const char *root)
 			pos.comp[pos.depth] = comp;
 		pos.depth++;
 	}
+	pos.root_depth = pos.depth;
 	node = node_make(sysfd, root, &pos);
 	free(comps);
 	return node;

@@ -34,7 +34,9 @@ int walk_root_check(char *root);
  * @root: a root accepted by walk_root_check()
  *
  * Nothing in the tree makes the walk stop: an entry that cannot be examined
- * is a node with "error".
+ * is a node with "error". A dir 1000 levels below @root that is not empty
+ * is not listed but marked "truncated" (snapshotter/FORMAT.md), so that
+ * the host can parse the snapshot.
  *
  * Return: the root's node (a new reference), or NULL when out of memory.
  */

@@ -11,6 +11,8 @@ check: deps
 
 # The fast tests alone (no kernel is built or booted), for a developer's
 # edit-test loop; `make check` is the one CI runs.
+# CHECK_DEPS in the recipe, as in check: parts included after this file
+# (tests/fuzz/fuzz.mk) add to it too.
 check-fast:
 	$(MAKE) all $(CHECK_DEPS)
 	tests/harness $(TESTS)

@@ -140,6 +140,19 @@ static const char *node_error(json_t *node)
 	return json_string_value(json_object_get(node, "error"));
 }
 
+/*
+ * What stopped a dir's listing (malloc'd): its error, "(truncated)" where
+ * the snapshotter's depth limit left it unlisted, or NULL.
+ */
+static char *dir_stop(json_t *node)
+{
+	if (node_error(node))
+		return xstrdup(node_error(node));
+	if (json_is_true(json_object_get(node, "truncated")))
+		return xstrdup("(truncated)");
+	return NULL;
+}
+
 /* One line on a node: `file 0644 "1\n"`, `dir 0755`, `ENOENT`. */
 static char *node_summary(json_t *node)
 {
@@ -152,8 +165,8 @@ static char *node_summary(json_t *node)
 		what = content_show(node, "value", "base64", "error");
 	else if (!strcmp(type, "link"))
 		what = content_show(node, "target", "target_base64", "error");
-	else if (err)
-		what = xstrdup(err);
+	else
+		what = dir_stop(node);
 	s = xstrfmt("%s %s%s%s%s", type, node_mode(node),
 		    what ? " " : "",
 		    !strcmp(type, "link") && !err ? "-> " : "",
@@ -347,9 +360,7 @@ static void node_diff(struct diff *d, const char *path, json_t *a,
 	} else if (!strcmp(type, "link")) {
 		link_diff(d, path, a, b);
 	} else if (!strcmp(type, "dir")) {
-		change_if(d, DIFF_ERROR, path,
-			  xstrdup_or_null(node_error(a)),
-			  xstrdup_or_null(node_error(b)));
+		change_if(d, DIFF_ERROR, path, dir_stop(a), dir_stop(b));
 		entries_diff(d, path, json_object_get(a, "entries"),
 			     json_object_get(b, "entries"), 0);
 	}

@@ -15,7 +15,8 @@ enum diff_kind {
 	DIFF_TYPE,	/* file, dir, link, other, or an error in its place */
 	DIFF_MODE,	/* permission bits */
 	DIFF_VALUE,	/* a file's content (text or bytes), kmsg's size */
-	DIFF_ERROR,	/* a read, listing or lookup error changed */
+	DIFF_ERROR,	/* a read, listing or lookup error changed, or a
+			 * dir's listing cut at the depth limit (truncated) */
 	DIFF_TARGET,	/* a symlink's target */
 	DIFF_PROBE,	/* one field of a probe's record */
 	DIFF_SYSFS,	/* sysfs.mounted or sysfs.error */

@@ -285,7 +285,7 @@ static const struct key_rule error_keys[] = {
 };
 static const struct key_rule dir_keys[] = {
 	{ "type", K_STRING }, { "mode", K_STRING }, { "entries", K_OBJECT },
-	{ "error", K_STRING }, { NULL }
+	{ "error", K_STRING }, { "truncated", K_TRUE }, { NULL }
 };
 static const struct key_rule file_keys[] = {
 	{ "type", K_STRING }, { "mode", K_STRING }, { "value", K_STRING },
@@ -324,7 +324,7 @@ static int node_check(struct checker *c, json_t *node)
 		"target", "target_base64", "error", NULL
 	};
 	const char *type;
-	json_t *sub;
+	json_t *sub, *cut;
 	size_t old;
 	int ret;
 
@@ -344,8 +344,12 @@ static int node_check(struct checker *c, json_t *node)
 		if (ret)
 			return ret;
 		sub = json_object_get(node, "entries");
-		if (!sub && !json_object_get(node, "error"))
-			return fail(c, "a dir needs \"entries\" or \"error\"");
+		/* not listed, at the snapshotter's depth limit */
+		cut = json_object_get(node, "truncated");
+		if (cut && (sub || json_object_get(node, "error")))
+			return fail(c, "\"truncated\" with \"entries\" or \"error\"");
+		if (!sub && !cut && !json_object_get(node, "error"))
+			return fail(c, "a dir needs \"entries\", \"error\" or \"truncated\"");
 		if (!sub)
 			return 0;
 		old = path_key(c, "entries");

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "lib/util.h"
+#include "snapshotter/text.h"
 
 static int err_vset(struct sf_err *e, enum err_kind kind, const char *file,
 		    int line, int col, const char *fmt, va_list ap)
@@ -319,13 +320,6 @@ char *file_read(const char *path, size_t *len)
 	close(fd);
 	errno = saved;
 	return buf;
-}
-
-static const char *file_kind(mode_t m)
-{
-	return S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" :
-	       S_ISBLK(m) ? "a block device" : S_ISDIR(m) ? "a directory" :
-	       S_ISSOCK(m) ? "a socket" : "not a regular file";
 }
 
 /* Return: 0 when @st is an input of at most @max bytes, else 1 (bad). */

@@ -14,7 +14,8 @@ enum verdict {
 	V_QEMU_FAIL,	/* QEMU could not start or run the guest */
 	V_PANIC,	/* the kernel panicked before a snapshot arrived */
 	V_TIMEOUT,	/* no snapshot within the time limit */
-	V_CORRUPT,	/* the channel was truncated or failed its checksum */
+	V_CORRUPT,	/* the channel was truncated or failed its checksum,
+			 * or its frame holds bad JSON */
 	V_NO_SNAPSHOT,	/* the guest ended without sending a snapshot */
 	V_FLAKY,	/* check: two boots of one kernel disagree */
 	V_NR

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/jsonfile.h"
 #include "lib/paths.h"
 #include "lib/proc.h"
 #include "pipeline/boot.h"
@@ -369,8 +370,8 @@ enum verdict boot_decode(const struct boot *b, enum proc_status st,
 	char *console = file_read(con_path, &conlen);
 	char *evidence = NULL, *tail = NULL;
 	const char *payload, *where = chan_path;
+	struct sf_err je = SF_ERR_INIT;
 	enum verdict v;
-	json_error_t je;
 	int fr;
 
 	if (st == PROC_START_FAILED) {
@@ -393,11 +394,11 @@ enum verdict boot_decode(const struct boot *b, enum proc_status st,
 			where = con_path;
 	}
 	if (fr == 0) {
-		*snap = json_loadb(payload, plen, 0, &je);
-		if (!*snap) {
+		/* as every JSON input is parsed: a duplicate key is refused */
+		if (json_file_parse("payload", payload, plen, snap, &je)) {
 			v = V_CORRUPT;
-			err_set(err, "the frame in %s is intact but holds no JSON: %d:%d: %s",
-				where, je.line, je.column, je.text);
+			err_set(err, "the frame in %s is intact but its JSON is bad: %d:%d: %s",
+				where, je.line, je.col, je.text);
 			goto out;
 		}
 		v = V_SNAPSHOT;

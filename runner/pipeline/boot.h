@@ -80,7 +80,8 @@ enum verdict boot_run(const struct matrix *m, const struct config *c,
  *
  * The frame on the channel (channel.out) or else on the console
  * (console.log), a panic, a timeout, QEMU's failure (qemu.log): what
- * boot_run() gives, for any back end that leaves those files.
+ * boot_run() gives, for any back end that leaves those files. An intact
+ * frame whose payload is not JSON, or has a duplicate key, is V_CORRUPT.
  */
 enum verdict boot_decode(const struct boot *b, enum proc_status st,
 			 int code, json_t **snap, struct sf_err *err);

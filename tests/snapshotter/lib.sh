@@ -39,7 +39,11 @@ tap_skip() {
 	echo "ok $tap_n - $1 # SKIP $2"
 }
 
-# tap_diff NAME: ok when $scratch/actual equals $scratch/expect
+# tap_diff NAME: ok when $scratch/actual equals $scratch/expect; both are
+# removed then, so that the next check, should its command fail before it
+# writes them, compares nothing (not ok) rather than what this one left.
+# A check puts its command's exit status in actual, so that a command
+# that fails with the expected output still fails the check.
 tap_diff() {
 	if diff -u "$scratch/expect" "$scratch/actual" >"$scratch/diff" 2>&1
 	then
@@ -47,6 +51,7 @@ tap_diff() {
 	else
 		tap_not_ok "$1" "$scratch/diff"
 	fi
+	rm -f "$scratch/expect" "$scratch/actual"
 }
 
 tap_done() {

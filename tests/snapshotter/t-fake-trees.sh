@@ -3,6 +3,7 @@
 # Snapshots of fake sysfs trees (cases/*/ that hold no probes) against the
 # expected JSON.
 . "$(dirname "$0")/lib.sh"
+SYSFARM=$top/build/sysfarm
 
 for c in "$cases"/*/; do
 	c=${c%/}
@@ -39,20 +40,54 @@ printf '%s\n' \
 tap_diff "$name"
 
 name="cli: -o FILE replaces FILE with the whole snapshot"
-$SNAP --sysfs "$scratch/sys" -o "$scratch/out/snap.json" class &&
-	$SNAP --sysfs "$scratch/sys" class >"$scratch/expect" &&
-	cp "$scratch/out/snap.json" "$scratch/actual" &&
-	ls "$scratch/out" >>"$scratch/actual" &&
-	echo snap.json >>"$scratch/expect"
+echo old >"$scratch/out/snap.json"
+$SNAP --sysfs "$scratch/sys" -o "$scratch/out/snap.json" class \
+	>"$scratch/actual" 2>&1
+echo "exit $?" >>"$scratch/actual"
+cat "$scratch/out/snap.json" >>"$scratch/actual"
+ls "$scratch/out" >>"$scratch/actual"
+{ echo "exit 0" && $SNAP --sysfs "$scratch/sys" class && echo snap.json; } \
+	>"$scratch/expect"
 tap_diff "$name"
 
 # init's crash fault needs the open of a FIFO to block: written in place
+# (a snapshotter that never opens it leaves cat waiting for 10 s)
 name="cli: -o FIFO is written in place"
 mkfifo "$scratch/out/fifo"
-cat "$scratch/out/fifo" >"$scratch/actual" &
-$SNAP --sysfs "$scratch/sys" -o "$scratch/out/fifo" class
+timeout 10 cat "$scratch/out/fifo" >"$scratch/fifo.out" &
+$SNAP --sysfs "$scratch/sys" -o "$scratch/out/fifo" class \
+	>"$scratch/actual" 2>&1
+echo "exit $?" >>"$scratch/actual"
 wait
-$SNAP --sysfs "$scratch/sys" class >"$scratch/expect"
+cat "$scratch/fifo.out" >>"$scratch/actual"
+{ echo "exit 0" && $SNAP --sysfs "$scratch/sys" class; } >"$scratch/expect"
+tap_diff "$name"
+
+# Depth: a dir 1000 levels below its root is not listed, so that the host
+# parses every snapshot (1100 levels gave JSON nested deeper than its
+# 2048). 1000 levels of "d" are 2000 bytes of path, under PATH_MAX.
+name="depth: 1000 levels below the root are listed whole"
+levels=$(printf 'd/%.0s' $(seq 1000))
+mkdir -p "$scratch/deep/devices/fake/$levels"
+$SNAP --sysfs "$scratch/deep" devices/fake >"$scratch/deep.json" \
+	2>"$scratch/actual"
+echo "exit $?" >>"$scratch/actual"
+grep -c '"truncated"' "$scratch/deep.json" >>"$scratch/actual"
+printf '%s\n' "exit 0" 0 >"$scratch/expect"
+tap_diff "$name"
+
+name="depth: 1100 levels are cut at 1000, recorded, taken by the host's diff"
+mkdir -p "$scratch/deep/devices/fake/$levels$(printf 'e/%.0s' $(seq 100))"
+$SNAP --sysfs "$scratch/deep" devices/fake >"$scratch/deeper.json" \
+	2>"$scratch/actual"
+echo "exit $?" >>"$scratch/actual"
+grep -c '"truncated": true' "$scratch/deeper.json" >>"$scratch/actual"
+$SYSFARM diff --color=never "$scratch/deep.json" "$scratch/deeper.json" \
+	>>"$scratch/actual" 2>&1
+echo "exit $?" >>"$scratch/actual"
+printf '%s\n' "exit 0" 1 \
+	"~ devices/fake/${levels%/}: error (none) -> (truncated)" "exit 1" \
+	>"$scratch/expect"
 tap_diff "$name"
 
 name="cli: --help to a full stdout is an error too"

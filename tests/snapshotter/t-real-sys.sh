@@ -19,7 +19,8 @@ run_real_roots "real /sys: default roots and class/mem" \
 	bus/workqueue class/leds class/gpio class/mem
 cp "$scratch/real" "$scratch/first"
 $SNAP bus/workqueue class/leds class/gpio class/mem >"$scratch/actual"
-cp "$scratch/first" "$scratch/expect"
+echo "exit $?" >>"$scratch/actual"
+{ cat "$scratch/first" && echo "exit 0"; } >"$scratch/expect"
 tap_diff "real /sys: two runs are byte-identical"
 
 name="real /sys: bus/workqueue/devices/writeback is followed"
@@ -40,8 +41,9 @@ name="--mount-sysfs in a private mount namespace"
 if unshare --mount --propagation private true 2>/dev/null; then
 	mkdir "$scratch/sys"
 	unshare --mount --propagation private $SNAP --mount-sysfs \
-		--sysfs "$scratch/sys" bus/workqueue >"$scratch/actual" &&
-	$SNAP bus/workqueue >"$scratch/expect"
+		--sysfs "$scratch/sys" bus/workqueue >"$scratch/actual"
+	echo "exit $?" >>"$scratch/actual"
+	{ $SNAP bus/workqueue && echo "exit 0"; } >"$scratch/expect"
 	tap_diff "$name"
 else
 	tap_skip "$name" "unshare --mount not permitted here"
@@ -54,8 +56,10 @@ first=$(dd if=/dev/kmsg bs=8192 count=1 iflag=nonblock 2>/dev/null |
 if [ -n "$first" ]; then
 	prefix=$(printf '%.12s' "$first")
 	$SNAP --kmsg-prefix "$prefix" --kmsg-prefix sysfarm-no-such-prefix \
-		bus/workqueue | jq -r '.kmsg[0]' >"$scratch/actual" &&
-	printf '%s\n' "$first" >"$scratch/expect"
+		bus/workqueue >"$scratch/snap.json"
+	echo "exit $?" >"$scratch/actual"
+	jq -r '.kmsg[0]' "$scratch/snap.json" >>"$scratch/actual" &&
+	printf 'exit 0\n%s\n' "$first" >"$scratch/expect"
 	tap_diff "$name"
 else
 	tap_skip "$name" "/dev/kmsg is not readable here"
@@ -65,9 +69,11 @@ name="a missing /dev/kmsg is recorded"
 if unshare --mount --propagation private true 2>/dev/null; then
 	unshare --mount --propagation private sh -c \
 		'mount -t tmpfs none /dev && mknod /dev/null c 1 3 &&
-		exec "$@"' sh $SNAP --kmsg-prefix sysfarm bus/workqueue |
-		jq -c .kmsg >"$scratch/actual" &&
-	echo '{"error":"ENOENT"}' >"$scratch/expect"
+		exec "$@"' sh $SNAP --kmsg-prefix sysfarm bus/workqueue \
+		>"$scratch/snap.json"
+	echo "exit $?" >"$scratch/actual"
+	jq -c .kmsg "$scratch/snap.json" >>"$scratch/actual" &&
+	printf '%s\n' "exit 0" '{"error":"ENOENT"}' >"$scratch/expect"
 	tap_diff "$name"
 else
 	tap_skip "$name" "unshare --mount not permitted here"
@@ -90,9 +96,11 @@ else
 fi
 
 name="--frame: the frame decodes to the plain snapshot"
-$SNAP --frame -o "$scratch/frame" &&
-$frame_check "$scratch/frame" >"$scratch/actual" &&
-$SNAP >"$scratch/expect"
+$SNAP --frame -o "$scratch/frame" >"$scratch/actual" 2>&1
+echo "exit $?" >>"$scratch/actual"
+$frame_check "$scratch/frame" >>"$scratch/actual" 2>&1
+$SNAP >"$scratch/plain"
+{ echo "exit 0" && cat "$scratch/plain"; } >"$scratch/expect"
 tap_diff "$name"
 
 name="a cut or altered frame is refused"
@@ -101,7 +109,7 @@ sed 's/"format": 1,/"format": 2,/' "$scratch/frame" >"$scratch/flipped"
 {
 	$frame_check "$scratch/cut"
 	$frame_check "$scratch/flipped"
-	$frame_check "$scratch/expect"
+	$frame_check "$scratch/plain"
 } >"$scratch/actual" 2>&1
 printf '%s\n' "truncated frame" "frame checksum mismatch" "no frame" \
 	>"$scratch/expect"
