@@ -98,7 +98,7 @@ int cmd_check(int argc, char **argv)
 	    (o.markdown && write_report(o.markdown, 1, run.report,
 					report_markdown)) ||
 	    write_report(html, 0, run.report, report_html))
-		status = verdict_exit_fold(status, SF_EXIT_UNTESTED);
+		status = verdict_exit_lost(status);
 	else if (!o.tap)
 		printf("\nthe page: %s\n", html);
 	free(html);

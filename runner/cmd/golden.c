@@ -557,7 +557,8 @@ int golden_run(struct farm *f, const struct golden_opts *o,
 	run->report = results_json(f, run);
 	text = json_dumps(run->report, JSON_INDENT(2) | JSON_SORT_KEYS);
 	path = o->results ? xstrdup(o->results) : path_results(f->build);
-	if (!text || file_put(path, text, strlen(text), 0))
+	run->lost = !text || file_put(path, text, strlen(text), 0);
+	if (run->lost)
 		fprintf(stderr, "sysfarm: cannot write '%s': %s\n", path,
 			strerror(errno));
 	free(path);
@@ -581,7 +582,7 @@ int golden_status(const struct farm *f, const struct golden_run *run)
 	if (status == SF_EXIT_OK && run->obsolete.n &&
 	    f->nsel == f->m.nconfigs)
 		status = SF_EXIT_DIFF;
-	return status;
+	return run->lost ? verdict_exit_lost(status) : status;
 }
 
 /* @s's inputs changes, diff and ABI findings as printed, malloc'd. */

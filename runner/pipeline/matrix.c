@@ -989,9 +989,6 @@ int matrix_load(struct matrix *m, const char *path, struct sf_err *err)
 	char *slash, *dir;
 
 	m->path = xstrdup(path);
-	if (!*path)
-		return err_at(err, ERR_INPUT, "", 0, 0,
-			      "--matrix names no file (an empty argument)");
 	dir = xstrdup(path);
 	slash = strrchr(dir, '/');
 	if (slash)
