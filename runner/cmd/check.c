@@ -22,10 +22,11 @@ static const char about[] =
 	"--allow-added or by the table's row (allow: {added: REASON}).\n"
 	"Verdicts: PASS, DIFF, ABI-MISMATCH (equal, but the table finds\n"
 	"fault), NEW and the could-not-test ones; exit 0 all pass, 1 a\n"
-	"difference, 125 untested, 2 bad input. Each DIFF or NEW snapshot is\n"
-	"left as expected/CONFIG.json.pending for `sysfarm review` (not under\n"
-	"CI=true, where a pending file in expected/ is bad input). Works in a kernel git\n"
-	"checkout for `git bisect run`:\n"
+	"difference, 125 untested or an output not written, 2 bad input.\n"
+	"Each DIFF or NEW snapshot is left as expected/CONFIG.json.pending\n"
+	"for `sysfarm review` (not under CI=true, where a pending file in\n"
+	"expected/ is bad input). Works in a kernel git checkout for\n"
+	"`git bisect run`:\n"
 	"  git bisect run sysfarm check --matrix M --kernel-src . CONFIG\n";
 
 struct check_opts {
