@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by the setup of a hostile case that reads a lab's LAVA log
+# (check --backend lab) without booting anything.
+#
+# lab_log SYSFARM CONSOLE JOB FARM_ARGS... runs lava-jobs with FARM_ARGS
+# (the configuration last), then writes BUILD/lava/CONFIG/lava.log from its
+# job as `lavacli jobs logs --raw` gives it: the images' file-download
+# results with their sha256, the boot command with the job's exact command
+# line, a `lvl: target` line for each line of the file CONSOLE (YAML
+# double-quoted text: \e is ESC), and the job's result mapping JOB.
+lab_log() {
+	sysfarm=$1 console=$2 result=$3
+	shift 3
+	"$sysfarm" lava-jobs "$@" >/dev/null 2>&1
+	for config; do :; done
+	job=build/lava/$config/job.yaml
+	append=$(sed -n 's/.*-append \\"\(.*\)\\""$/\1/p' "$job")
+	dt='"dt": "2026-12-07T19:00:00.000000"'
+	{
+		echo "- {$dt, \"lvl\": \"info\", \"msg\": \"lava-dispatcher, installed at version: 2023.01\"}"
+		for label in kernel ramdisk; do
+			sum=$(sed -n "/^      $label:/,/sha256sum/s/.*sha256sum: //p" "$job")
+			echo "- {$dt, \"lvl\": \"results\", \"msg\": {\"case\": \"file-download\", \"definition\": \"lava\", \"extra\": {\"label\": \"$label\", \"sha256sum\": \"$sum\"}, \"level\": \"1.1.1\", \"namespace\": \"common\", \"result\": \"pass\"}}"
+		done
+		echo "- {$dt, \"lvl\": \"info\", \"msg\": \"Boot command: /usr/bin/qemu-system-x86_64 -nographic -m 256 -kernel /var/lib/lava/dispatcher/tmp/1/deployimages-0/kernel/bzImage -append \\\"$append\\\" -initrd /var/lib/lava/dispatcher/tmp/1/deployimages-0/ramdisk/initramfs.cpio\"}"
+		while IFS= read -r line; do
+			printf '%s\n' "- {$dt, \"lvl\": \"target\", \"msg\": \"$line\"}"
+		done <"$console"
+		echo "- {$dt, \"lvl\": \"results\", \"msg\": $result}"
+	} >"build/lava/$config/lava.log"
+}
