@@ -592,10 +592,17 @@ static char *details_text(const struct golden_run *run, size_t s, int color)
 	size_t len;
 	FILE *out = xmemstream(&text, &len);
 
-	/* Inputs first: a kernel update is not an ABI change. */
-	for (size_t i = 0; i < run->inputs_changed[s].n; i++)
-		fprintf(out, "inputs changed: %s\n",
-			run->inputs_changed[s].v[i]);
+	/*
+	 * Inputs first: a kernel update is not an ABI change. Their values
+	 * are the headers' strings, escapes and all.
+	 */
+	for (size_t i = 0; i < run->inputs_changed[s].n; i++) {
+		const char *line = run->inputs_changed[s].v[i];
+		char *clean = diff_text_clean(line, strlen(line), "");
+
+		fprintf(out, "inputs changed: %s\n", clean);
+		free(clean);
+	}
 	diff_print(out, &run->diffs[s], "  ", color);
 	abi_print(out, &run->abi_found[s], "  abi: ", 0);
 	if (fclose(out)) {

@@ -8,6 +8,10 @@
 # results with their sha256, the boot command with the job's exact command
 # line, a `lvl: target` line for each line of the file CONSOLE (YAML
 # double-quoted text: \e is ESC), and the job's result mapping JOB.
+#
+# lab_frame TOP CONSOLE writes into CONSOLE the lines of a guest that sent
+# its snapshot on the console: the frame TOP's snapshotter makes of an
+# empty sysfs (./sys), in base64 between the marker lines.
 lab_log() {
 	sysfarm=$1 console=$2 result=$3
 	shift 3
@@ -28,4 +32,15 @@ lab_log() {
 		done <"$console"
 		echo "- {$dt, \"lvl\": \"results\", \"msg\": $result}"
 	} >"build/lava/$config/lava.log"
+}
+
+lab_frame() {
+	mkdir -p sys/bus/workqueue sys/class/leds sys/class/gpio
+	"$1/build/snapshotter/x86_64/snapshot" --sysfs "$PWD/sys" --frame \
+		-o frame bus/workqueue class/leds class/gpio
+	{
+		echo sysfarm-frame-begin
+		base64 frame
+		printf '%s\n' sysfarm-frame-end sysfarm-frame-sent
+	} >"$2"
 }
