@@ -1,6 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
-# Sourced by the setup of a hostile case that reads a lab's LAVA log
-# (check --backend lab) without booting anything.
+# Sourced by the setup of a hostile case that builds a kernel in name or
+# reads a lab's LAVA log (check --backend lab): nothing real is built or
+# booted.
+#
+# lab_tree [RECIPE] makes ./tree, a kernel tree in name for --kernel-src
+# (with an empty --series): its configuration is its fragments, and its
+# x86 image is built by the make RECIPE (default: an image of one word).
 #
 # lab_log SYSFARM CONSOLE JOB FARM_ARGS... runs lava-jobs with FARM_ARGS
 # (the configuration last), then writes BUILD/lava/CONFIG/lava.log from its
@@ -12,6 +17,19 @@
 # lab_frame TOP CONSOLE writes into CONSOLE the lines of a guest that sent
 # its snapshot on the console: the frame TOP's snapshotter makes of an
 # empty sysfs (./sys), in base64 between the marker lines.
+lab_tree() {
+	recipe=${1:-'mkdir -p $(O)/arch/x86/boot && echo kernel >$(O)/arch/x86/boot/bzImage'}
+	mkdir -p tree/scripts/kconfig
+	printf '%s\n' 'VERSION = 6' 'PATCHLEVEL = 1' 'SUBLEVEL = 0' \
+		'tinyconfig olddefconfig:' '	touch $(O)/.config' \
+		'bzImage:' "	$recipe" >tree/Makefile
+	# merge_config.sh -m -O DIR CONFIG FRAGMENT...: all of them, in order
+	printf '%s\n' '#!/bin/sh' 'dir=$3' 'shift 3' \
+		'cat "$@" >"$dir/.config.new" && mv "$dir/.config.new" "$dir/.config"' \
+		>tree/scripts/kconfig/merge_config.sh
+	chmod +x tree/scripts/kconfig/merge_config.sh
+}
+
 lab_log() {
 	sysfarm=$1 console=$2 result=$3
 	shift 3
