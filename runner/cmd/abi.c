@@ -8,6 +8,7 @@
 #include "cmd/builtin.h"
 #include "cmd/ui.h"
 #include "compare/abi.h"
+#include "compare/diff.h"
 #include "compare/snap.h"
 #include "lib/exitcode.h"
 #include "lib/kconfig.h"
@@ -227,10 +228,16 @@ int cmd_abi(int argc, char **argv)
 	/* Bad input is reported alone: the first error wins. */
 	if (status != SF_EXIT_USAGE)
 		status = status_fold(status, docs_check(&f, &o, &t));
-	for (size_t r = 0; r < t.n; r++)
-		if (!seen[r])
-			printf("not observed: %s:%zu %s\n", t.path,
-			       t.v[r].line, t.v[r].path);
+	for (size_t r = 0; r < t.n; r++) {
+		char *path;
+
+		if (seen[r])
+			continue;
+		path = diff_text_clean(t.v[r].path, strlen(t.v[r].path), "");
+		printf("not observed: %s:%zu %s\n", t.path, t.v[r].line,
+		       path);
+		free(path);
+	}
 	free(seen);
 out_table:
 	abi_table_release(&t);

@@ -252,26 +252,22 @@ static int golden_load(const struct farm *f, const struct config *c,
 
 /*
  * A build log's line as a terminal may show it: gcc's colour sequences
- * (ESC [ ... letter) dropped, other control characters as \xHH.
+ * (ESC [ ... letter) dropped, the rest as diff_text_clean() shows it.
  */
 static char *log_line_clean(const char *s, size_t n)
 {
-	char *out = xmalloc(4 * n + 1), *o = out;
+	char *plain = xmalloc(n + 1), *p = plain, *out;
 
 	for (size_t i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)s[i];
-
-		if (ch == 0x1b && i + 1 < n && s[i + 1] == '[') {
+		if (s[i] == 0x1b && i + 1 < n && s[i + 1] == '[') {
 			for (i += 2; i < n && strchr("0123456789;", s[i]); i++)
 				;
 			continue;	/* at the final letter */
 		}
-		if ((ch < 0x20 && ch != '\t') || ch == 0x7f)
-			o += sprintf(o, "\\x%02x", ch);
-		else
-			*o++ = (char)ch;
+		*p++ = s[i];
 	}
-	*o = '\0';
+	out = diff_text_clean(plain, (size_t)(p - plain), "");
+	free(plain);
 	return out;
 }
 

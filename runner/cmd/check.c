@@ -22,10 +22,11 @@ static const char about[] =
 	"--allow-added or by the table's row (allow: {added: REASON}).\n"
 	"Verdicts: PASS, DIFF, ABI-MISMATCH (equal, but the table finds\n"
 	"fault), NEW and the could-not-test ones; exit 0 all pass, 1 a\n"
-	"difference, 125 untested, 2 bad input. Each DIFF or NEW snapshot is\n"
-	"left as expected/CONFIG.json.pending for `sysfarm review` (not under\n"
-	"CI=true, where a pending file in expected/ is bad input). Works in a kernel git\n"
-	"checkout for `git bisect run`:\n"
+	"difference, 125 untested or an output not written, 2 bad input.\n"
+	"Each DIFF or NEW snapshot is left as expected/CONFIG.json.pending\n"
+	"for `sysfarm review` (not under CI=true, where a pending file in\n"
+	"expected/ is bad input). Works in a kernel git checkout for\n"
+	"`git bisect run`:\n"
 	"  git bisect run sysfarm check --matrix M --kernel-src . CONFIG\n";
 
 struct check_opts {
@@ -98,7 +99,7 @@ int cmd_check(int argc, char **argv)
 	    (o.markdown && write_report(o.markdown, 1, run.report,
 					report_markdown)) ||
 	    write_report(html, 0, run.report, report_html))
-		status = verdict_exit_fold(status, SF_EXIT_UNTESTED);
+		status = verdict_exit_lost(status);
 	else if (!o.tap)
 		printf("\nthe page: %s\n", html);
 	free(html);

@@ -31,7 +31,8 @@ static const struct opt diff_options[] = {
 static const struct opt_cmd diff_cmd = {
 	.usage = "sysfarm diff [OPTIONS] OLD.json NEW.json",
 	.opts = diff_options,
-	.after = "Exit status: 0 equal, 1 different, 2 bad usage or bad input.\n",
+	.after = "Exit status: 0 equal, 1 different, 2 bad usage or bad input,\n"
+		 "125 cannot write.\n",
 	.nargs = 2,
 };
 

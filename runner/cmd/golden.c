@@ -569,7 +569,8 @@ int golden_run(struct farm *f, const struct golden_opts *o,
 	run->report = results_json(f, run);
 	text = json_dumps(run->report, JSON_INDENT(2) | JSON_SORT_KEYS);
 	path = o->results ? xstrdup(o->results) : path_results(f->build);
-	if (!text || file_put(path, text, strlen(text), 0))
+	run->lost = !text || file_put(path, text, strlen(text), 0);
+	if (run->lost)
 		fprintf(stderr, "sysfarm: cannot write '%s': %s\n", path,
 			strerror(errno));
 	free(path);
@@ -593,7 +594,7 @@ int golden_status(const struct farm *f, const struct golden_run *run)
 	if (status == SF_EXIT_OK && run->obsolete.n &&
 	    f->nsel == f->m.nconfigs)
 		status = SF_EXIT_DIFF;
-	return status;
+	return run->lost ? verdict_exit_lost(status) : status;
 }
 
 /* @s's inputs changes, diff and ABI findings as printed, malloc'd. */
@@ -603,10 +604,17 @@ static char *details_text(const struct golden_run *run, size_t s, int color)
 	size_t len;
 	FILE *out = xmemstream(&text, &len);
 
-	/* Inputs first: a kernel update is not an ABI change. */
-	for (size_t i = 0; i < run->inputs_changed[s].n; i++)
-		fprintf(out, "inputs changed: %s\n",
-			run->inputs_changed[s].v[i]);
+	/*
+	 * Inputs first: a kernel update is not an ABI change. Their values
+	 * are the headers' strings, escapes and all.
+	 */
+	for (size_t i = 0; i < run->inputs_changed[s].n; i++) {
+		const char *line = run->inputs_changed[s].v[i];
+		char *clean = diff_text_clean(line, strlen(line), "");
+
+		fprintf(out, "inputs changed: %s\n", clean);
+		free(clean);
+	}
 	diff_print(out, &run->diffs[s], "  ", color);
 	abi_print(out, &run->abi_found[s], "  abi: ", 0);
 	if (fclose(out)) {

@@ -118,6 +118,7 @@ struct golden_run {
 					 * was left pending, -1 it could not be
 					 * (said), 0 neither */
 	json_t *report;			/* the results file's content */
+	int lost;			/* it could not be written (said) */
 };
 
 /**
@@ -175,7 +176,8 @@ void golden_print(const struct farm *f, const struct golden_run *run,
 /*
  * The folded exit status; a stale row of the ABI table counts as a
  * difference, an obsolete golden only in a run of the whole matrix that
- * otherwise passed, a foreign file never.
+ * otherwise passed, a foreign file never; a results file that could not
+ * be written is 125 (verdict_exit_lost()).
  */
 int golden_status(const struct farm *f, const struct golden_run *run);
 

@@ -12,6 +12,7 @@
 #include "lib/exitcode.h"
 #include "lib/proc.h"
 #include "lib/util.h"
+#include "lib/verdict.h"
 
 static const struct cmd {
 	const char *name;
@@ -41,7 +42,8 @@ static void usage(FILE *out)
 	fputs("\n'sysfarm COMMAND --help' for a command's options.\n"
 	      "Exit status: 0 all passed, 1 an ABI difference, 2 bad usage or input\n"
 	      "(128 while a git bisect is in progress, so that it stops), 125 could\n"
-	      "not test (config, build, boot, timeout, corrupt).\n", out);
+	      "not test (config, build, boot, timeout, corrupt) or cannot write.\n",
+	      out);
 }
 
 /* The git directory @dir/.git is or names (a worktree), or NULL. */
@@ -107,28 +109,30 @@ static int exit_status(int status)
 	return SF_EXIT_USAGE_BISECT;
 }
 
+/* Like git's run_builtin: a lost stdout is a failure (125). */
+static int stdout_check(int status)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "sysfarm: cannot write to stdout: %s\n",
+			strerror(errno));
+		return verdict_exit_lost(status);
+	}
+	return status;
+}
+
 int main(int argc, char **argv)
 {
-	int status;
-
 	ui_install();
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(argc < 2 ? stderr : stdout);
-		return exit_status(argc < 2 ? SF_EXIT_USAGE : SF_EXIT_OK);
+		return exit_status(stdout_check(argc < 2 ? SF_EXIT_USAGE :
+							   SF_EXIT_OK));
 	}
 	proc_setup_signals();
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (strcmp(argv[1], commands[i].name))
-			continue;
-		status = commands[i].fn(argc - 1, argv + 1);
-		/* Like git's run_builtin: a lost stdout is a failure. */
-		if (fflush(stdout) || ferror(stdout)) {
-			fprintf(stderr, "sysfarm: cannot write to stdout: %s\n",
-				strerror(errno));
-			return exit_status(status ? status : SF_EXIT_UNTESTED);
-		}
-		return exit_status(status);
-	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return exit_status(stdout_check(
+				commands[i].fn(argc - 1, argv + 1)));
 	fprintf(stderr, "sysfarm: unknown command '%s'\n\n", argv[1]);
 	usage(stderr);
 	return exit_status(SF_EXIT_USAGE);

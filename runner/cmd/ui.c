@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The one place errors and progress are printed: see ui.h. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cmd/ui.h"
+#include "compare/diff.h"
 #include "lib/exitcode.h"
 
 static void sink_error_print(const struct sf_err *e)
@@ -26,12 +29,32 @@ void ui_install(void)
 	sink_install(&ui_sink);
 }
 
+/*
+ * @text a line at a time, each as diff_text_clean() makes it: a guest's
+ * console lines in a PANIC's message, a file's bytes in a parser's
+ * complaint, cannot retitle or clear the terminal.
+ */
+static void text_put(FILE *out, const char *text)
+{
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+		char *line = diff_text_clean(text, n, "");
+
+		fputs(line, out);
+		free(line);
+		text += n;
+		if (*text)
+			fputc(*text++, out);
+	}
+}
+
 void ui_error(const char *who, const struct sf_err *e)
 {
 	char text[ERR_FORMAT_MAX];
 
-	fprintf(stderr, "%s%s%s\n", who ? who : "", who ? ": " : "",
-		err_format(e, text, sizeof(text)));
+	fprintf(stderr, "%s%s", who ? who : "", who ? ": " : "");
+	text_put(stderr, err_format(e, text, sizeof(text)));
+	fputc('\n', stderr);
 }
 
 int ui_options(int argc, char **argv, const struct opt_cmd *cmd,
@@ -109,9 +132,12 @@ int ui_summary(const struct farm *f, const struct run *runs)
 	for (size_t s = 0; s < f->nsel; s++) {
 		const struct run *r = &runs[s];
 
-		if (*err_format(&r->res.why, text, sizeof(text)))
-			printf("\n%s: %s: %s\n", r->c->name,
-			       verdict_name(r->res.v), text);
+		if (*err_format(&r->res.why, text, sizeof(text))) {
+			printf("\n%s: %s: ", r->c->name,
+			       verdict_name(r->res.v));
+			text_put(stdout, text);
+			putchar('\n');
+		}
 		if (r->res.nretried) {
 			printf("%s: booted again after", r->c->name);
 			for (int i = 0; i < r->res.nretried; i++)

@@ -137,6 +137,8 @@ int cmd_update(int argc, char **argv)
 		free(out);
 		status = SF_EXIT_USAGE;
 	}
+	if (run.lost)
+		status = verdict_exit_lost(status);
 out_run:
 	golden_release(&f, &run);
 out_farm:

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "compare/abi.h"
+#include "compare/diff.h"
 #include "lib/kversion.h"
 #include "lib/yamlfile.h"
 
@@ -325,8 +326,14 @@ void abi_print(FILE *out, const struct abi_findings *fs, const char *prefix,
 
 	abi_lines(fs, &lines);
 	n = waived ? lines.n : abi_count(fs);
-	for (size_t i = 0; i < n; i++)
-		fprintf(out, "%s%s\n", prefix, lines.v[i]);
+	for (size_t i = 0; i < n; i++) {
+		/* a row's path and reason are the table's, escapes and all */
+		char *line = diff_text_clean(lines.v[i], strlen(lines.v[i]),
+					     "");
+
+		fprintf(out, "%s%s\n", prefix, line);
+		free(line);
+	}
 	strv_release(&lines);
 }
 

@@ -133,6 +133,7 @@ size_t abi_count(const struct abi_findings *fs);
 /*
  * Prints into @out one line per finding after @prefix, "KIND PATH:
  * DETAIL", a waived one ending in "; waived: REASON" and only if @waived; unwaived first.
+ * Each as diff_text_clean() makes it: a table's escapes stay escaped.
  */
 void abi_print(FILE *out, const struct abi_findings *fs, const char *prefix,
 	       int waived);

@@ -2,6 +2,7 @@
 /* Structural diff of two snapshots, printed for people or as JSON. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,6 +84,37 @@ char *diff_quote(const char *s, size_t len)
 	buf_escaped(&b, s, len, "\"");
 	buf_str(&b, "\"");
 	return b.s;
+}
+
+char *diff_text_clean(const char *s, size_t n, const char *special)
+{
+	char *out = xmalloc(6 * n + 1), *o = out;
+	size_t i, k;
+	uint32_t cp;
+
+	for (i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
+			o += sprintf(o, "\\x%02x", ch);
+		} else if (ch < 0x80 && strchr(special, ch)) {
+			*o++ = '\\';
+			*o++ = (char)ch;
+		} else if (ch < 0x80) {
+			*o++ = (char)ch;
+		} else if (!(k = utf8_next(s + i, n - i, &cp))) {
+			o += sprintf(o, "\\x%02x", ch);
+		} else if (diff_cp_unsafe(cp)) {
+			o += sprintf(o, "\\u%04x", (unsigned int)cp);
+			i += k - 1;
+		} else {
+			memcpy(o, s + i, k);
+			o += k;
+			i += k - 1;
+		}
+	}
+	*o = '\0';
+	return out;
 }
 
 /*

@@ -164,4 +164,17 @@ int diff_cp_unsafe(uint32_t cp);
  */
 char *diff_quote(const char *s, size_t len);
 
+/**
+ * diff_text_clean() - @n bytes of text as one line a terminal or a report
+ * shows as it is: control characters other than tab as \xHH, code points
+ * diff_cp_unsafe() names as \uXXXX, bytes that are not UTF-8 as \xHH;
+ * and the characters in @special after a backslash (TAP's "\\#")
+ *
+ * A guest's console line, a YAML table's path: nothing in it can retitle
+ * or clear a terminal, forge a line or start a TAP directive.
+ *
+ * Return: a malloc'd string.
+ */
+char *diff_text_clean(const char *s, size_t n, const char *special);
+
 #endif

@@ -158,43 +158,6 @@ int report_load(const char *path, json_t **out, struct sf_err *err)
 }
 
 /*
- * @n bytes of @s with control characters other than tab as \xHH, code
- * points that move or hide text (diff_cp_unsafe()) as \uXXXX, bytes that
- * are not UTF-8 as \xHH, so that a line stays one line and reads as it
- * is; and the characters in @special after a backslash.
- */
-static char *text_clean(const char *s, size_t n, const char *special)
-{
-	char *out = xmalloc(6 * n + 1), *o = out;
-	size_t i, k;
-	uint32_t cp;
-
-	for (i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)s[i];
-
-		if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
-			o += sprintf(o, "\\x%02x", ch);
-		} else if (ch < 0x80 && strchr(special, ch)) {
-			*o++ = '\\';
-			*o++ = (char)ch;
-		} else if (ch < 0x80) {
-			*o++ = (char)ch;
-		} else if (!(k = utf8_next(s + i, n - i, &cp))) {
-			o += sprintf(o, "\\x%02x", ch);
-		} else if (diff_cp_unsafe(cp)) {
-			o += sprintf(o, "\\u%04x", (unsigned int)cp);
-			i += k - 1;
-		} else {
-			memcpy(o, s + i, k);
-			o += k;
-			i += k - 1;
-		}
-	}
-	*o = '\0';
-	return out;
-}
-
-/*
  * What a configuration's report says beyond its verdict, one entry a
  * line: the changed inputs first (so that nobody mistakes a kernel
  * update for an ABI change), the message, the boots retried and whether
@@ -210,7 +173,7 @@ static void case_lines(json_t *c, struct strv *lines)
 	size_t i;
 
 	json_array_foreach(json_object_get(c, "inputs_changed"), i, v) {
-		char *s = text_clean(json_string_value(v),
+		char *s = diff_text_clean(json_string_value(v),
 				     json_string_length(v), "");
 
 		strv_pushf(lines, "input changed: %s", s);
@@ -218,7 +181,7 @@ static void case_lines(json_t *c, struct strv *lines)
 	}
 	while (msg && *msg) {
 		size_t n = strcspn(msg, "\n");
-		char *s = text_clean(msg, n, "");
+		char *s = diff_text_clean(msg, n, "");
 
 		strv_push(lines, s);
 		free(s);
@@ -236,7 +199,7 @@ static void case_lines(json_t *c, struct strv *lines)
 		for (i = 0; i < d.n; i++) {
 			/* old and new come from the file as they are */
 			char *line = diff_change_format(&d.v[i], 0);
-			char *s = text_clean(line, strlen(line), "");
+			char *s = diff_text_clean(line, strlen(line), "");
 
 			strv_push(lines, s);
 			free(line);
@@ -253,7 +216,7 @@ static void case_lines(json_t *c, struct strv *lines)
 			    json_string_value(json_object_get(v, "kind")),
 			    json_string_value(json_object_get(v, "path")),
 			    json_string_value(json_object_get(v, "detail")));
-		clean = text_clean(s, strlen(s), "");
+		clean = diff_text_clean(s, strlen(s), "");
 		strv_push(lines, clean);
 		free(clean);
 		free(s);
@@ -288,7 +251,7 @@ int report_tap(FILE *out, json_t *results)
 		enum verdict v = verdict_of(c);
 		struct strv lines = STRV_INIT;
 		/* a '#' would start a directive: "# SKIP" passes anything */
-		char *desc = text_clean(json_string_value(name),
+		char *desc = diff_text_clean(json_string_value(name),
 					json_string_length(name), "\\#");
 
 		fprintf(out, "%s %zu - %s: %s\n",
@@ -451,7 +414,7 @@ void report_md_put(FILE *out, const char *s, int md)
 		else if (md && strchr("\\`*_[]|#~", *s))
 			fprintf(out, "\\%c", *s);
 		else if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			fputc(' ', out);
+			fprintf(out, "\\x%02x", (unsigned char)*s);
 		else
 			fputc(*s, out);
 	}

@@ -55,7 +55,7 @@ int report_markdown(FILE *out, json_t *results);
 /*
  * @s escaped for HTML, and with @md for Markdown too (a table cell, a
  * heading): a name from a file cannot break a row or start markup; control
- * characters show as spaces.
+ * characters show as \xHH.
  */
 void report_md_put(FILE *out, const char *s, int md);
 

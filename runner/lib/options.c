@@ -126,6 +126,15 @@ static int number_set(const struct opt *o, void *field, const char *arg,
 	return 0;
 }
 
+/* "file" or "directory" when @o's value names one (FILE, DIR), or NULL. */
+static const char *names_path(const struct opt *o)
+{
+	if (!o->argh)
+		return NULL;
+	return !strcmp(o->argh, "FILE") ? "file" :
+	       !strcmp(o->argh, "DIR") ? "directory" : NULL;
+}
+
 /* Sets @b's field from @arg. Return: 0, or -1 with @err set. */
 static int bound_set(const struct bound *b, const char *arg,
 		     struct sf_err *err)
@@ -133,6 +142,11 @@ static int bound_set(const struct bound *b, const char *arg,
 	const struct opt *o = b->o;
 	int i;
 
+	/* "--junit=" or --markdown "$UNSET": bad usage, never a file "" */
+	if (arg && !*arg && names_path(o))
+		return err_at(err, ERR_INPUT, "", 0, 0,
+			      "--%s names no %s (an empty argument)", o->name,
+			      names_path(o));
 	switch (o->type) {
 	case OPT_TYPE_BOOLEAN:
 		*(int *)b->field = 1;

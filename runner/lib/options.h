@@ -33,7 +33,8 @@ struct opt {
 	} type;
 	char short_name;	/* 'j' for -j, or 0 */
 	const char *name;	/* the long name, without "--" */
-	const char *argh;	/* the value's name in the usage: "FILE" */
+	const char *argh;	/* the value's name in the usage: "FILE"
+				 * (a FILE or DIR is never empty) */
 	const char *help;	/* one line, wrapped when printed */
 	size_t offset;		/* of the field (the included struct) */
 	long set;		/* OPT_SET_INT's value */

@@ -46,3 +46,9 @@ int verdict_exit_fold(int a, int b)
 		return SF_EXIT_UNTESTED;
 	return a ? a : b;
 }
+
+int verdict_exit_lost(int status)
+{
+	return status == SF_EXIT_OK || status == SF_EXIT_DIFF ?
+	       SF_EXIT_UNTESTED : status;
+}

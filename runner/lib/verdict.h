@@ -38,4 +38,11 @@ int verdict_exit(enum verdict v);
 /* Folds statuses: a difference outranks "untested" outranks success. */
 int verdict_exit_fold(int a, int b);
 
+/*
+ * @status once an output asked for (stdout, a report, results.json) could
+ * not be written: 125, over a pass or a difference nobody gets to read;
+ * bad usage and an interrupt stay what they are.
+ */
+int verdict_exit_lost(int status);
+
 #endif

@@ -1076,9 +1076,6 @@ int matrix_load(struct matrix *m, const char *path, struct sf_err *err)
 	char *slash, *dir;
 
 	m->path = xstrdup(path);
-	if (!*path)
-		return err_at(err, ERR_INPUT, "", 0, 0,
-			      "--matrix names no file (an empty argument)");
 	/* Said of the file itself: missing, a directory, a FIFO ... */
 	if (input_check(path, INPUT_MAX_YAML, err))
 		return -1;

@@ -106,6 +106,18 @@ check "30,000 rows: the table itself stops below 1 MiB, and says so" sh -c \
 	"test \$(wc -c <'$TMP/rows.md') -lt 1048576 &&
 	 grep -q '^\*\*The rows of [0-9]* configurations are cut here' '$TMP/rows.md'"
 
+# A table row keeps 300 bytes of a name, a UTF-8 sequence whole (the
+# 300th byte is inside an e-acute: 299 bytes), and of a message's first line.
+jq -n '{configs: [{config: ("a" * 299 + "\u00e9" + "b" * 50),
+	verdict: "DIFF", message: ("m" * 400 + "\nsecond line")}]}' \
+	>"$TMP/cap.json"
+"$SYSFARM" report --markdown "$TMP/cap.md" "$TMP/cap.json"
+jq -nr '"| " + "a" * 299 + " | \u274c DIFF |  | " + "m" * 300 + " |"' \
+	>"$TMP/cap.expect"
+grep '^| a' "$TMP/cap.md" >"$TMP/cap.row"
+check "Markdown cells: 300 bytes of a name (a UTF-8 sequence whole) and of a message" \
+	diff -u "$TMP/cap.expect" "$TMP/cap.row"
+
 for f in bad/*.json; do
 	name=$(basename "$f" .json)
 	(
