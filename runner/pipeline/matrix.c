@@ -441,7 +441,7 @@ static int check_rule(struct loader *ld, yaml_node_t *v,
 		if (!fetch_value_problem(s, f->rule))
 			return 0;
 		str_quote(shown, sizeof(shown), s);
-		return fail_at(ld, v, "'%s' %s %s", what,
+		return fail_at(ld, v, "'%s' %s, not %s", what,
 			       fetch_value_problem(s, f->rule), shown);
 	case R_WORD:
 	case R_TREE_PATH:
@@ -924,6 +924,18 @@ static int check_fetch(struct loader *ld, const struct config *c,
 {
 	const struct settings *s = &c->s;
 	const char *why = NULL;
+
+	/* Shown at the last axis value that names a source */
+	for (size_t a = ld->m->naxes; a-- > 0; ) {
+		const struct axis_value *av =
+			&ld->m->axes[a].values[c->value[a]];
+
+		if (av->s.src_suite || av->s.src_tarball ||
+		    av->s.src_version) {
+			last = av;
+			break;
+		}
+	}
 
 	if (s->src_suite && s->src_tarball)
 		why = "names both kernel.tarball and kernel.suite (a fetched source's tarball is its .deb's)";
