@@ -421,7 +421,7 @@ int fetch_source(const char *build, const struct fetch_spec *sp,
 	if (!out->version) {
 		if (!strv_has(&have, want)) {
 			if (have.n)
-				err_set(err, "kernel.version: %s %s is not in %s any more: it has %s (pin that)",
+				err_set(err, "kernel.version: %s %s is not in %s: it has %s now (pin that)",
 					sp->package, want, sp->suite,
 					have.v[0]);
 			else

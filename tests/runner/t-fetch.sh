@@ -137,7 +137,7 @@ matrix "        version: 9.9.3-1"
 sf build
 check "a version the suite does not have is 125 (status $st)" test $st = 125
 check "... naming the version the suite has now" grep -q \
-	'kernel.version: linux-source-9.9 9.9.3-1 is not in fake any more: it has 9.9.2-1 (pin that)' \
+	'kernel.version: linux-source-9.9 9.9.3-1 is not in fake: it has 9.9.2-1 now (pin that)' \
 	"$TMP/err"
 
 matrix "        version: 9.9.2-1
