@@ -127,6 +127,11 @@ mv "$A" "$A.away"
 sf build
 check "a fetched pin needs no archive (offline rerun, status $st)" \
 	test $st = 0
+R=$B/debs/linux-source-9.9_9.9.1-1/fetched.json
+jq '.version = "9.9.0-1"' "$R" >"$R.new" && mv "$R.new" "$R"
+sf build
+check "... but not one whose record says another version (status $st)" \
+	test $st = 125
 mv "$A.away" "$A"
 
 # The archive moves on: 9.9.2-1 in, 9.9.1-1 gone.
