@@ -83,7 +83,13 @@ PATH_FUNC(path_apt_log, "apt.log")
 NAMED_PATH_FUNC(path_deb, "debs/%s")
 PATH_FUNC(path_deb_root, "root")
 PATH_FUNC(path_deb_record, "fetched.json")
+NAMED_PATH_FUNC(path_deb_tarball, "usr/src/%s.tar.xz")
 PATH_FUNC(path_tarball_sha256, "tarball.sha256")
+
+char *path_deb_new(const char *deb)
+{
+	return xstrfmt("%s.new", deb);
+}
 
 char *path_key(const char *file)
 {

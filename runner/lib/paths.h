@@ -123,6 +123,9 @@ char *path_apt_log(const char *apt);		/* apt.log: apt's output */
 char *path_deb(const char *build, const char *name); /* debs/PKG_VERSION */
 char *path_deb_root(const char *deb);		/* root: dpkg-deb -x */
 char *path_deb_record(const char *deb);		/* fetched.json: verified */
+char *path_deb_new(const char *deb);		/* DEB.new: being fetched */
+/* In a .deb's root: usr/src/PACKAGE.tar.xz, a linux-source package's */
+char *path_deb_tarball(const char *root, const char *package);
 /* In a source's directory: its tarball's sha256, by size and mtime */
 char *path_tarball_sha256(const char *source);
 

@@ -301,7 +301,7 @@ static int pin_check(const struct fetch_spec *sp, const char *version,
 static int download(struct apt *a, const char *version, const char *deb,
 		    struct fetched *out, struct sf_err *err)
 {
-	char *tmp = xstrfmt("%s.new", deb), *root = path_deb_root(tmp);
+	char *tmp = path_deb_new(deb), *root = path_deb_root(tmp);
 	char *want = xstrfmt("%s=%s", a->sp->package, version);
 	char *path = NULL, *record = path_deb_record(tmp), *tarball = NULL;
 	char fields[1024], sha[65];
@@ -346,7 +346,7 @@ static int download(struct apt *a, const char *version, const char *deb,
 		if (proc_capture(x, DOWNLOAD_TIMEOUT, buf, sizeof(buf), err))
 			goto out;
 	}
-	tarball = xstrfmt("%s/usr/src/%s.tar.xz", root, a->sp->package);
+	tarball = path_deb_tarball(root, a->sp->package);
 	if (!path_exists(tarball)) {
 		err_set(err, "%s %s has no /usr/src/%s.tar.xz (not a linux-source package?)",
 			a->sp->package, version, a->sp->package);
@@ -380,6 +380,13 @@ out:
 	return ret;
 }
 
+/* The suite moved on to another package line (linux-source-7.4). */
+static int no_package(const struct fetch_spec *sp, struct sf_err *err)
+{
+	return err_set(err, "kernel.package: %s from %s has no %s any more (name the package it has now)",
+		       sp->suite, sp->archive, sp->package);
+}
+
 int fetch_source(const char *build, const struct fetch_spec *sp,
 		 int refresh, struct fetched *out, struct sf_err *err)
 {
@@ -401,8 +408,7 @@ int fetch_source(const char *build, const struct fetch_spec *sp,
 	}
 	for (;;) {
 		if (!sp->version && !have.n) {
-			err_set(err, "kernel.package: %s from %s has no %s any more (name the package it has now)",
-				sp->suite, sp->archive, sp->package);
+			no_package(sp, err);
 			goto out;
 		}
 		free(want);
@@ -425,8 +431,7 @@ int fetch_source(const char *build, const struct fetch_spec *sp,
 					sp->package, want, sp->suite,
 					have.v[0]);
 			else
-				err_set(err, "kernel.package: %s from %s has no %s any more (name the package it has now)",
-					sp->suite, sp->archive, sp->package);
+				no_package(sp, err);
 			goto out;
 		}
 		if (download(&a, want, deb, out, err))
@@ -435,7 +440,7 @@ int fetch_source(const char *build, const struct fetch_spec *sp,
 	if (pin_check(sp, want, out->sha256, err))
 		goto out;
 	root = path_deb_root(deb);
-	out->tarball = xstrfmt("%s/usr/src/%s.tar.xz", root, sp->package);
+	out->tarball = path_deb_tarball(root, sp->package);
 	free(root);
 	ret = 0;
 out:
