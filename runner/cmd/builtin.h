@@ -5,6 +5,7 @@
 
 /* Each returns an exit status from exitcode.h. */
 int cmd_list(int argc, char **argv);
+int cmd_fetch(int argc, char **argv);
 int cmd_build(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);

@@ -63,7 +63,9 @@ static json_t *config_json(const struct farm *f, const struct config *c,
 			      "key", c->key, "timeout", c->s.timeout);
 
 	json_object_set_new(j, "append", strv_json(&c->s.append));
-	/* what a job installs (ci/deps --package) */
+	/* what a job installs (ci/deps --package), unless it is fetched */
+	if (c->s.src_suite)
+		json_object_set_new(j, "suite", json_string(c->s.src_suite));
 	if (c->s.src_package)
 		json_object_set_new(j, "package",
 				    json_string(c->s.src_package));

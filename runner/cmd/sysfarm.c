@@ -20,6 +20,7 @@ static const struct cmd {
 	const char *help;
 } commands[] = {
 	{ "list", cmd_list, "the configurations and their build keys" },
+	{ "fetch", cmd_fetch, "fetch the sources named by a Debian suite" },
 	{ "build", cmd_build, "build the configurations' kernels" },
 	{ "run", cmd_run, "build, boot and snapshot configurations" },
 	{ "check", cmd_check, "run and compare with the goldens in expected/" },

@@ -70,6 +70,27 @@ PATH_FUNC(path_board_dtb, "board.dtb")
 PATH_FUNC(path_board_new, "board.dtb.new")
 PATH_FUNC(path_dtc_log, "dtc.log")
 
+NAMED_PATH_FUNC(path_apt, "apt/%s")
+PATH_FUNC(path_apt_sources, "sources")
+PATH_FUNC(path_apt_sources_file, "sources/sysfarm.sources")
+PATH_FUNC(path_apt_lists, "lists")
+PATH_FUNC(path_apt_lists_partial, "lists/partial")
+PATH_FUNC(path_apt_cache, "cache")
+PATH_FUNC(path_apt_archives_partial, "cache/archives/partial")
+PATH_FUNC(path_apt_prefs, "preferences.d")
+PATH_FUNC(path_apt_updated, "updated")
+PATH_FUNC(path_apt_log, "apt.log")
+NAMED_PATH_FUNC(path_deb, "debs/%s")
+PATH_FUNC(path_deb_root, "root")
+PATH_FUNC(path_deb_record, "fetched.json")
+NAMED_PATH_FUNC(path_deb_tarball, "usr/src/%s.tar.xz")
+PATH_FUNC(path_tarball_sha256, "tarball.sha256")
+
+char *path_deb_new(const char *deb)
+{
+	return xstrfmt("%s.new", deb);
+}
+
 char *path_key(const char *file)
 {
 	return xstrfmt("%s.key", file);

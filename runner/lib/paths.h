@@ -28,6 +28,10 @@
  *   BUILD/bisect/               CONFIG.log CONFIG.series
  *                               CONFIG.K.build.log
  *   BUILD/lava/CONFIG/          job.yaml and the images it names
+ *   BUILD/apt/SUITE-ID/         apt's own state for a fetched source:
+ *                               sources/ lists/ cache/ updated apt.log
+ *   BUILD/debs/PKG_VERSION/     a fetched .deb, root/ (its files),
+ *                               fetched.json (its version and sha256)
  *                               (`sysfarm lava-jobs`)
  */
 #ifndef SYSFARM_PATHS_H
@@ -100,6 +104,31 @@ char *path_board_new(const char *out);		/* board.dtb.new, dtc's */
 char *path_dtc_log(const char *out);		/* dtc.log */
 
 /* Beside a file made only when its inputs change (boot.c's stamps). */
+/*
+ * A fetched source (pipeline/fetch.h): BUILD/apt/ID holds apt's state for
+ * one archive, suite and keyring (its deb822 file, lists, cache: nothing
+ * of the system's /etc/apt or /var), BUILD/debs/PACKAGE_VERSION one
+ * fetched .deb, its tree and its record.
+ */
+char *path_apt(const char *build, const char *id);	/* apt/ID */
+char *path_apt_sources(const char *apt);	/* sources: SourceParts */
+char *path_apt_sources_file(const char *apt);	/* sources/sysfarm.sources */
+char *path_apt_lists(const char *apt);		/* lists */
+char *path_apt_lists_partial(const char *apt);	/* lists/partial */
+char *path_apt_cache(const char *apt);		/* cache */
+char *path_apt_archives_partial(const char *apt); /* cache/archives/partial */
+char *path_apt_prefs(const char *apt);		/* preferences.d, empty */
+char *path_apt_updated(const char *apt);	/* updated: lists are there */
+char *path_apt_log(const char *apt);		/* apt.log: apt's output */
+char *path_deb(const char *build, const char *name); /* debs/PKG_VERSION */
+char *path_deb_root(const char *deb);		/* root: dpkg-deb -x */
+char *path_deb_record(const char *deb);		/* fetched.json: verified */
+char *path_deb_new(const char *deb);		/* DEB.new: being fetched */
+/* In a .deb's root: usr/src/PACKAGE.tar.xz, a linux-source package's */
+char *path_deb_tarball(const char *root, const char *package);
+/* In a source's directory: its tarball's sha256, by size and mtime */
+char *path_tarball_sha256(const char *source);
+
 char *path_key(const char *file);		/* FILE.key: their hash */
 
 #endif

@@ -689,6 +689,23 @@ int proc_run_logged(struct proc *p, const char *what, int lines,
 	return -1;
 }
 
+/* A 150 MB tarball in about a second here; a slow disk gets minutes. */
+#define SHA256_TIMEOUT 600.0
+
+int proc_sha256(const char *path, char hex[65], struct sf_err *err)
+{
+	const char *argv[] = { "sha256sum", "--", path, NULL };
+	char out[PATH_MAX + 80];
+
+	if (proc_capture(argv, SHA256_TIMEOUT, out, sizeof(out), err))
+		return -1;
+	if (strspn(out, "0123456789abcdef") != 64)
+		return err_set(err, "'%s': no sha256 from sha256sum", path);
+	memcpy(hex, out, 64);
+	hex[64] = '\0';
+	return 0;
+}
+
 /* @argv as one line, for messages. */
 static char *argv_text(const char *const *argv)
 {

@@ -146,6 +146,14 @@ int proc_capture(const char *const *argv, double timeout, char *buf,
 		 size_t size, struct sf_err *err);
 
 /**
+ * proc_sha256() - a file's sha256, by sha256sum (no hash of our own)
+ * @hex: 64 lowercase hex digits and a NUL
+ * @err: as proc_capture()'s, or "'FILE': no sha256 from sha256sum"
+ * Return: 0, or -1 with @err set.
+ */
+int proc_sha256(const char *path, char hex[65], struct sf_err *err);
+
+/**
  * proc_version() - the first line of "@prog --version", run once per @prog
  * with a deadline of a few seconds
  * @err: why it failed (as proc_capture()), each time it is asked

@@ -205,19 +205,27 @@ char *farm_matrix_series(const struct farm *f, const struct config *c)
 	return path_series(f->top);
 }
 
-/* @f->srcs[] entry for @tarball and @series, added when new. */
+/*
+ * @f->srcs[] entry for @tarball (or the fetched source @spec) and @series,
+ * added when new.
+ */
 static size_t source_find(struct farm *f, const char *tarball,
+			  const struct fetch_spec *spec,
 			  const char *package, const char *series)
 {
 	struct farm_source *fs;
-	char *name;
+	char *name = spec ? fetch_name(spec) : source_name(tarball);
 	unsigned int same = 0;
 	size_t i;
 
 	for (i = 0; i < f->nsrcs; i++)
-		if (!strcmp(f->srcs[i].tarball, tarball) &&
-		    !strcmp(f->srcs[i].series, series))
+		if (!f->srcs[i].fetch == !spec &&
+		    !strcmp(spec ? f->srcs[i].name : f->srcs[i].tarball,
+			    spec ? name : tarball) &&
+		    !strcmp(f->srcs[i].series, series)) {
+			free(name);
 			return i;
+		}
 	f->srcs = xrealloc(f->srcs, (f->nsrcs + 1) * sizeof(*f->srcs));
 	fs = memset(&f->srcs[f->nsrcs], 0, sizeof(*fs));
 	/*
@@ -225,7 +233,6 @@ static size_t source_find(struct farm *f, const char *tarball,
 	 * configurations of two series, or two tarballs of one file name,
 	 * get a directory each ('+' is in no source's own name).
 	 */
-	name = source_name(tarball);
 	for (i = 0; i < f->nsrcs; i++) {
 		const char *rest = f->srcs[i].name + strlen(name);
 
@@ -234,7 +241,11 @@ static size_t source_find(struct farm *f, const char *tarball,
 	}
 	fs->name = same ? xstrfmt("%s+%u", name, same + 1) : xstrdup(name);
 	free(name);
-	fs->tarball = xstrdup(tarball);
+	fs->tarball = tarball ? xstrdup(tarball) : NULL;
+	if (spec) {
+		fs->fetch = 1;
+		fs->spec = *spec;
+	}
 	fs->package = package ? xstrdup(package) : NULL;
 	fs->root = path_source(f->build, fs->name);
 	fs->series = xstrdup(series);
@@ -267,15 +278,15 @@ static void tree_source(struct farm *f)
 		mm = xstrfmt("%.*s", (int)(dot + 1 - tv +
 					   strspn(dot + 1, "0123456789")), tv);
 	for (size_t i = 0; mm && !match && i < f->m.nconfigs; i++) {
-		char *name = source_name(config_tarball(&f->m.configs[i]));
-		const char *v = strrchr(name, '-');
+		char *name = config_source_name(&f->m.configs[i].s);
+		const char *v = name ? strrchr(name, '-') : NULL;
 
 		if (v && !kversion_cmp(v + 1, mm))
 			match = &f->m.configs[i];
 		free(name);
 	}
 	if (match)
-		fs->name = source_name(config_tarball(match));
+		fs->name = config_source_name(&match->s);
 	else
 		fs->name = xstrfmt("linux-%s", mm ? mm : "tree");
 	if (matrix_name_problem(fs->name)) {
@@ -309,15 +320,15 @@ static void tree_source(struct farm *f)
  */
 static int tree_select(struct farm *f, int named, struct sf_err *err)
 {
-	char *want = source_name(config_tarball(f->tree_match));
+	char *want = config_source_name(&f->tree_match->s);
 	size_t kept = 0;
 	int ret = 0;
 
 	for (size_t s = 0; s < f->nsel && !ret; s++) {
 		const struct config *c = &f->m.configs[f->sel[s]];
-		char *name = source_name(config_tarball(c));
+		char *name = config_source_name(&c->s);
 
-		if (!strcmp(name, want))
+		if (name && !strcmp(name, want))
 			f->sel[kept++] = f->sel[s];
 		else if (named)
 			ret = err_at(err, ERR_INPUT, NULL, 0, 0,
@@ -346,18 +357,21 @@ static int farm_sources(struct farm *f, int named, struct sf_err *err)
 		char *name = source_name(tarball), *series;
 		const char *why = name ? matrix_name_problem(name) :
 			"has no .tar ending";
+		struct fetch_spec spec;
+		int fetch = !f->tarball && fetch_spec_of(&c->s, &spec);
 		char shown[80];
 
 		free(name);
 		/* It names the source's directory under BUILD */
-		if (why)
+		if (why && !fetch)
 			return err_at(err, ERR_INPUT, NULL, 0, 0,
 				      "--tarball %s: its file name %s",
 				      str_quote(shown, sizeof(shown), tarball),
 				      why);
 		series = f->series ? xstrdup(f->series) :
 			farm_matrix_series(f, c);
-		f->src_of[s] = source_find(f, tarball,
+		f->src_of[s] = source_find(f, fetch ? NULL : tarball,
+					   fetch ? &spec : NULL,
 					   f->tarball ? NULL : c->s.src_package,
 					   series);
 		free(series);
@@ -403,12 +417,21 @@ int farm_source_work(struct farm *f, struct farm_source *fs)
 	} else if (f->kernel_src) {
 		ret = source_prepare_tree(&fs->src, fs->root, f->kernel_src,
 					  fs->series, &fs->err);
-	} else if (!path_exists(fs->tarball)) {
+	} else if (!fs->tarball || !path_exists(fs->tarball)) {
 		ret = err_set(&fs->err, "no kernel source '%s' (run 'make deps'%s%s)",
-			      fs->tarball, fs->package ? ": it installs " : "",
+			      fs->tarball ? fs->tarball : fs->name,
+			      fs->package ? ": it installs " : "",
 			      fs->package ? fs->package : "");
+	} else if (fs->fetch) {
+		char *version = xstrfmt("%s %s", fs->spec.package,
+					fs->got.version);
+		const struct source_origin origin = { version, fs->got.sha256 };
+
+		ret = source_prepare(&fs->src, fs->root, fs->tarball, &origin,
+				     fs->series, &fs->err);
+		free(version);
 	} else {
-		ret = source_prepare(&fs->src, fs->root, fs->tarball,
+		ret = source_prepare(&fs->src, fs->root, fs->tarball, NULL,
 				     fs->series, &fs->err);
 	}
 	fs->state = ret ? -1 : 1;
@@ -433,6 +456,26 @@ int farm_source_prepare(struct farm *f, struct farm_source *fs)
 	ret = farm_source_work(f, fs);
 	farm_source_end(f, fs);
 	return ret;
+}
+
+/*
+ * The selected fetched sources fetched (under the lock: BUILD/apt and
+ * BUILD/debs are the farm's), unless --prebuilt builds nothing: each
+ * source's tarball is then known. Return: 0, or SF_EXIT_UNTESTED.
+ */
+static int farm_fetch(struct farm *f, struct sf_err *err)
+{
+	for (size_t i = 0; i < f->nsrcs; i++) {
+		struct farm_source *fs = &f->srcs[i];
+
+		if (!fs->fetch || (f->prebuilt && !f->fetch_refresh))
+			continue;
+		if (fetch_source(f->build, &fs->spec, f->fetch_refresh,
+				 &fs->got, err))
+			return SF_EXIT_UNTESTED;
+		fs->tarball = xstrdup(fs->got.tarball);
+	}
+	return 0;
 }
 
 int farm_load(struct farm *f, char *const *names, int n,
@@ -511,7 +554,11 @@ int farm_load(struct farm *f, char *const *names, int n,
 			return SF_EXIT_UNTESTED;
 		}
 	}
-	return f->uses_source ? farm_lock(f, err) : 0;
+	if (!f->uses_source && !f->fetch_refresh)
+		return 0;
+	if (farm_lock(f, err))
+		return SF_EXIT_USAGE;
+	return farm_fetch(f, err);
 }
 
 void farm_progress(const struct farm *f, const struct config *c,
@@ -549,6 +596,7 @@ void farm_release(struct farm *f)
 
 		free(fs->name);
 		free(fs->tarball);
+		fetched_release(&fs->got);
 		free(fs->package);
 		free(fs->series);
 		free(fs->root);

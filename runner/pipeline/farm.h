@@ -12,6 +12,7 @@
 #include "lib/verdict.h"
 #include "pipeline/kbuild.h"
 #include "pipeline/matrix.h"
+#include "pipeline/fetch.h"
 #include "pipeline/source.h"
 
 struct prebuilt;
@@ -25,6 +26,10 @@ struct farm_source {
 	char *name;		/* source_name(), also for a user's tree */
 	char *tarball;		/* NULL for a user's tree */
 	char *package;		/* the Debian package, for messages; or NULL */
+	int fetch;		/* fetched from a suite: tarball is NULL
+				 * until farm_load() has fetched it */
+	struct fetch_spec spec;	/* then: borrowed from its configuration */
+	struct fetched got;	/* what was fetched */
 	char *series;		/* absolute */
 	char *root;		/* BUILD/sources/NAME */
 	struct source src;
@@ -54,7 +59,11 @@ struct farm {
 	int jobs;
 	double t0;
 	int uses_source;	/* builds kernels: the series must be valid,
-				 * the build directory is locked */
+				 * the build directory is locked, fetched
+				 * sources fetched (unless --prebuilt) */
+	int fetch_refresh;	/* `sysfarm fetch`: the build directory
+				 * locked, fetched sources fetched, unpinned
+				 * ones at the suite's current version */
 	int lock_fd;
 
 	struct matrix m;

@@ -14,6 +14,7 @@
 #include "lib/kconfig.h"
 #include "lib/paths.h"
 #include "lib/proc.h"
+#include "pipeline/fetch.h"
 #include "pipeline/kbuild.h"
 
 #define LOG_TAIL_LINES 15
@@ -129,6 +130,7 @@ int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err)
 	struct sf_err why = SF_ERR_INIT;	/* unknown: hashed so */
 	const char *compiler = kbuild_compiler(c, &why);
 	uint64_t h = HASH_INIT, k;
+	struct fetch_spec sp;
 	char *name;
 
 	/*
@@ -138,12 +140,25 @@ int kbuild_key(const struct matrix *m, struct config *c, struct sf_err *err)
 	 * its real path: a matrix elsewhere naming the same file shares the
 	 * kernel.
 	 */
-	name = source_name(c->s.src_tarball ? c->s.src_tarball :
-			   SOURCE_DEFAULT_TARBALL);
+	name = config_source_name(&c->s);
 	h = hash_str(h, name);
 	k = hash_str(HASH_INIT, name);
 	free(name);
 	h = hash_str(h, c->s.src_tarball ? c->s.src_tarball : "");
+	/*
+	 * A fetched source by where it comes from and its pin (not by the
+	 * version an unpinned one fetched: list fetches nothing); its tree
+	 * starts afresh when the tarball changes, as an installed one's.
+	 */
+	if (fetch_spec_of(&c->s, &sp)) {
+		const char *const from[] = { sp.suite, sp.archive,
+					     sp.version ? sp.version : "" };
+
+		for (size_t i = 0; i < ARRAY_SIZE(from); i++) {
+			h = hash_str(h, from[i]);
+			k = hash_str(k, from[i]);
+		}
+	}
 	name = series_identity(m, c->s.src_series);
 	h = hash_str(h, name);
 	free(name);
@@ -208,6 +223,10 @@ static int manifest_write(const struct config *c, const struct source *src,
 		      "inputs", "source", src->version ? src->version : "",
 		      "series", src->series_hash ? src->series_hash : "",
 		      "compiler", compiler, "config", hex);
+	/* none for a user's tree: its version and series say what it is */
+	if (src->sha256)
+		json_object_set_new(json_object_get(j, "inputs"),
+				    "source_sha256", json_string(src->sha256));
 	ret = json_file_write(path, j, err);
 	json_decref(j);
 out:
@@ -218,13 +237,14 @@ out:
 
 /*
  * @kdir's manifest, if it is one: its "kernel" id a string, its "inputs"
- * the four strings a build writes, and only those (a snapshot's header
- * takes them as they are).
+ * the four strings a build writes and the source's sha256 when it has
+ * one (a user's tree has none, a kernel an older sysfarm built neither),
+ * and only those (a snapshot's header takes them as they are).
  */
 static json_t *manifest_read(const char *kdir, struct sf_err *err)
 {
 	static const char *const names[] = { "source", "series", "compiler",
-					     "config" };
+					     "config", "source_sha256" };
 	char *path = path_kernel_manifest(kdir);
 	json_t *j = NULL, *in, *only;
 
@@ -242,8 +262,10 @@ static json_t *manifest_read(const char *kdir, struct sf_err *err)
 		goto out;
 	}
 	only = json_object();
-	for (size_t i = 0; i < 4; i++)
-		json_object_set(only, names[i], json_object_get(in, names[i]));
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (json_is_string(json_object_get(in, names[i])))
+			json_object_set(only, names[i],
+					json_object_get(in, names[i]));
 	json_object_set_new(j, "inputs", only);
 out:
 	free(path);

@@ -23,7 +23,8 @@ enum field_type { F_STR, F_FILE, F_LIST, F_FILES, F_INT, F_MAP };
  * /etc/sysfarm/kmsg).
  */
 enum field_rule { R_ANY, R_NAME, R_NAME_OR_EMPTY, R_WORD, R_TREE_PATH,
-		  R_TARBALL, R_SYSFS_PATH, R_KMSG_PREFIX };
+		  R_TARBALL, R_SYSFS_PATH, R_KMSG_PREFIX, R_DEB_VERSION,
+		  R_SHA256, R_ARCHIVE, R_ABS_PATH };
 
 struct field {
 	const char *key;
@@ -52,6 +53,22 @@ static const struct field kernel_fields[] = {
 	  .rule = R_TARBALL,
 	  .what = "kernel.tarball" },
 	{ .key = "series", .type = F_FILE, .off = S(src_series) },
+	/* a source fetched from a Debian suite (pipeline/fetch.h) */
+	{ .key = "suite", .type = F_STR, .off = S(src_suite),
+	  .rule = R_NAME,
+	  .what = "kernel.suite" },
+	{ .key = "version", .type = F_STR, .off = S(src_version),
+	  .rule = R_DEB_VERSION,
+	  .what = "kernel.version" },
+	{ .key = "sha256", .type = F_STR, .off = S(src_sha256),
+	  .rule = R_SHA256,
+	  .what = "kernel.sha256" },
+	{ .key = "archive", .type = F_STR, .off = S(src_archive),
+	  .rule = R_ARCHIVE,
+	  .what = "kernel.archive" },
+	{ .key = "keyring", .type = F_STR, .off = S(src_keyring),
+	  .rule = R_ABS_PATH,
+	  .what = "kernel.keyring" },
 	{ 0 }
 };
 
@@ -366,6 +383,48 @@ static int kmsg_prefix_bad(const char *s)
 	return 0;
 }
 
+/*
+ * The values of a fetched source reach apt-get's argv and a deb822 file
+ * of the farm's own, each on one line: a Debian version without an epoch
+ * (which would put a ':' in the paths named after it), a sha256 as
+ * sha256sum prints it, an archive's http(s) or file URI of the
+ * characters a URI needs.
+ */
+#define DEB_VERSION_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" \
+			  "0123456789.+~-"
+#define ARCHIVE_CHARS WORD_CHARS "~%@"
+#define FETCH_VALUE_LEN_MAX 255
+
+static const char *fetch_value_problem(const char *s, enum field_rule rule)
+{
+	size_t len = strlen(s);
+
+	if (!len || len > FETCH_VALUE_LEN_MAX)
+		return "must be 1 to 255 characters";
+	switch (rule) {
+	case R_DEB_VERSION:
+		if (strspn(s, DEB_VERSION_CHARS) != len ||
+		    !strchr("0123456789", *s))
+			return "must be a Debian version without an epoch: a digit, then letters, digits and .+~-";
+		return NULL;
+	case R_SHA256:
+		if (len != 64 || strspn(s, "0123456789abcdef") != len)
+			return "must be 64 lowercase hex digits (sha256sum's)";
+		return NULL;
+	case R_ARCHIVE:
+		if (strncmp(s, "http://", 7) && strncmp(s, "https://", 8) &&
+		    strncmp(s, "file:/", 6))
+			return "must be an http://, https:// or file:/ URI";
+		if (strspn(s, ARCHIVE_CHARS) != len)
+			return "may hold only letters, digits and _.,:=/+-~%@";
+		return NULL;
+	default:
+		if (*s != '/' || strspn(s, WORD_CHARS) != len)
+			return "must be an absolute path of letters, digits and _.,:=/+-";
+		return NULL;
+	}
+}
+
 /* @v as @f's rule wants it, or a message at @v. */
 static int check_rule(struct loader *ld, yaml_node_t *v,
 		      const struct field *f)
@@ -399,6 +458,15 @@ static int check_rule(struct loader *ld, yaml_node_t *v,
 		return fail_at(ld, v, "'%s' prefix %s %s", what, shown,
 			       *s ? "holds a control character (the kernel log shows one as \\xNN)" :
 				    "is empty");
+	case R_DEB_VERSION:
+	case R_SHA256:
+	case R_ARCHIVE:
+	case R_ABS_PATH:
+		if (!fetch_value_problem(s, f->rule))
+			return 0;
+		str_quote(shown, sizeof(shown), s);
+		return fail_at(ld, v, "'%s' %s, not %s", what,
+			       fetch_value_problem(s, f->rule), shown);
 	case R_WORD:
 	case R_TREE_PATH:
 		break;
@@ -930,6 +998,42 @@ static int check_roots(struct loader *ld, const struct config *c,
 }
 
 /*
+ * A fetched source (kernel.suite) names its package, and its tarball is
+ * the .deb's: kernel.tarball beside it would say otherwise. The pins
+ * and the archive mean nothing without a suite.
+ */
+static int check_fetch(struct loader *ld, const struct config *c,
+		       const struct axis_value *last)
+{
+	const struct settings *s = &c->s;
+	const char *why = NULL;
+
+	/* Shown at the last axis value that names a source */
+	for (size_t a = ld->m->naxes; a-- > 0; ) {
+		const struct axis_value *av =
+			&ld->m->axes[a].values[c->value[a]];
+
+		if (av->s.src_suite || av->s.src_tarball ||
+		    av->s.src_version) {
+			last = av;
+			break;
+		}
+	}
+
+	if (s->src_suite && s->src_tarball)
+		why = "names both kernel.tarball and kernel.suite (a fetched source's tarball is its .deb's)";
+	else if (s->src_suite && !s->src_package)
+		why = "names kernel.suite but no kernel.package to fetch from it";
+	else if (!s->src_suite && (s->src_version || s->src_sha256 ||
+				   s->src_archive || s->src_keyring))
+		why = "pins kernel.version, sha256, archive or keyring without kernel.suite (an installed package is as installed)";
+	if (!why)
+		return 0;
+	return err_at(ld->err, ERR_INPUT, ld->m->path, last->line, last->col,
+		      "configuration '%s' %s", c->name, why);
+}
+
+/*
  * Settings in order: defaults, then each axis value; includes were merged
  * already and come last, so they are merged in front here.
  */
@@ -990,6 +1094,8 @@ static int finish_configs(struct loader *ld)
 				      last->col, "configuration '%s' sets no timeout",
 				      name);
 		if (check_roots(ld, c, last))
+			return -1;
+		if (check_fetch(ld, c, last))
 			return -1;
 	}
 	return 0;

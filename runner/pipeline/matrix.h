@@ -37,6 +37,11 @@ struct settings {
 	char *src_package;		/* kernel.package: the tarball's */
 	char *src_tarball;		/* kernel.tarball: the source */
 	char *src_series;		/* kernel.series: its patches */
+	char *src_suite;		/* kernel.suite: fetched from it */
+	char *src_version;		/* kernel.version: its pin, or NULL */
+	char *src_sha256;		/* kernel.sha256: the .deb's pin */
+	char *src_archive;		/* kernel.archive: an apt URI */
+	char *src_keyring;		/* kernel.keyring: Signed-By */
 };
 
 struct axis_value {

@@ -344,6 +344,40 @@ static char *package_version(const char *tarball)
 	return xstrfmt("%s %s", pkg, ver);
 }
 
+/*
+ * The tarball's sha256 in @src->sha256, computed once per tarball (its
+ * path, size and mtime: @src->tarball_id) and kept in the source's
+ * directory: a warm run does not read 150 MB again.
+ */
+static int tarball_sha256(struct source *src, const char *root,
+			  const char *tarball, struct sf_err *err)
+{
+	char *cache = path_tarball_sha256(root), *text = file_read(cache, NULL);
+	char *key = xstrfmt("%s %s ", src->tarball_id, tarball), hex[65];
+	size_t klen = strlen(key);
+	int ret = 0;
+
+	if (text && !strncmp(text, key, klen) &&
+	    strspn(text + klen, "0123456789abcdef") == 64) {
+		memcpy(hex, text + klen, 64);
+		hex[64] = '\0';
+	} else if (!proc_sha256(tarball, hex, err)) {
+		char *line = xstrfmt("%s%s\n", key, hex);
+
+		/* a cache: one not written is computed again next time */
+		file_write_atomic(cache, line, strlen(line));
+		free(line);
+	} else {
+		ret = -1;
+	}
+	if (!ret)
+		src->sha256 = xstrdup(hex);
+	free(cache);
+	free(text);
+	free(key);
+	return ret;
+}
+
 /* The files of one source_prepare(), all in the source's own directory. */
 struct prep_paths {
 	const char *root;
@@ -676,8 +710,8 @@ static void kconfig_id(struct source *src, const struct prep_paths *pp,
 }
 
 int source_prepare(struct source *src, const char *root,
-		   const char *tarball, const char *series,
-		   struct sf_err *err)
+		   const char *tarball, const struct source_origin *origin,
+		   const char *series, struct sf_err *err)
 {
 	struct strv patches = STRV_INIT, all = STRV_INIT;
 	struct prep_paths pp;
@@ -686,11 +720,16 @@ int source_prepare(struct source *src, const char *root,
 
 	prep_paths_init(&pp, root);
 	src->dir = xstrdup(pp.src);
-	src->version = package_version(tarball);
+	src->version = origin ? xstrdup(origin->version) :
+		       package_version(tarball);
 	ret = source_ids(src, tarball, series, &patches, err);
 	if (ret)
 		goto out;
 	ret = -1;
+	if (origin)
+		src->sha256 = xstrdup(origin->sha256);
+	else if (tarball_sha256(src, root, tarball, err))
+		goto out;
 	st = state_get(&pp, tarball, src->tarball_id, err);
 	if (!st)
 		goto out;
@@ -889,5 +928,6 @@ void source_release(struct source *src)
 	free(src->content_id);
 	free(src->kconfig_id);
 	free(src->tarball_id);
+	free(src->sha256);
 	memset(src, 0, sizeof(*src));
 }

@@ -16,7 +16,9 @@
 
 struct source {
 	char *dir;		/* absolute path of the tree */
-	char *version;		/* source package version, or "external" */
+	char *version;		/* "PACKAGE VERSION", or "external" */
+	char *sha256;		/* of the fetched .deb or of the tarball;
+				 * NULL for a user's tree */
 	char *series_hash;	/* of the applied series, "" when none */
 	char *content_id;	/* same id <=> same tree content; NULL when
 				 * unknown (external trees) */
@@ -48,12 +50,22 @@ int source_series_hash(const char *series, char **hex, struct sf_err *err);
  */
 char *source_name(const char *tarball);
 
+/* Where a tarball came from, when it was fetched (pipeline/fetch.h). */
+struct source_origin {
+	const char *version;	/* "PACKAGE VERSION" */
+	const char *sha256;	/* of its .deb */
+};
+
 /**
  * source_prepare() - extract the tarball if needed and apply a series
  * @src: filled on success
  * @root: the source's own directory, path_source() (absolute): the tree
- *	is its src/, beside what preparing it keeps (pristine/, logs)
+ *	is its src/, beside what preparing it keeps (pristine/, logs, the
+ *	tarball's sha256)
  * @tarball: e.g. /usr/src/linux-source-6.1.tar.xz
+ * @origin: a fetched tarball's version and sha256, or NULL: the version
+ *	dpkg has installed (or the tree's, for a tarball no package owns)
+ *	and the tarball's own sha256
  * @series: the series file; its patches are named relative to it
  * @err: "PATCH: does not apply to FILE ..." and the like
  *
@@ -61,9 +73,9 @@ char *source_name(const char *tarball);
  * FILE:LINE:COL); -1 for a patch that does not apply or a failed
  * extraction.
  */
-int source_prepare(struct source *src, const char *build,
-		   const char *tarball, const char *series,
-		   struct sf_err *err);
+int source_prepare(struct source *src, const char *root,
+		   const char *tarball, const struct source_origin *origin,
+		   const char *series, struct sf_err *err);
 
 /**
  * source_prepare_tree() - a private copy of a user's tree with a series

@@ -183,8 +183,9 @@ check "--boots 1: one boot at a time" awk '
 # kernel id in each kernel's sysfarm-kernel.json: no source, no compiler.
 P=x86_64-sysfs-on
 key=$("$SYSFARM" list --json "$P" | jq -r '.[0].key')
-check "$P: its kernel's manifest names its key" \
-	jq -e --arg k "$key" '.key == $k and (.inputs | length == 4)' \
+check "$P: its kernel's manifest names its key, and the source's sha256" \
+	jq -e --arg k "$key" --arg h "$(sha256sum /usr/src/linux-source-6.1.tar.xz | cut -d' ' -f1)" \
+	'.key == $k and (.inputs | length == 5) and .inputs.source_sha256 == $h' \
 	"build/kernels/$key/sysfarm-kernel.json"
 "$SYSFARM" run --prebuilt "$P" >"$TMP/pre" 2>"$TMP/pre.err"
 check "run --prebuilt $P: SNAPSHOT (status $?)" \
@@ -193,7 +194,7 @@ check "... from the kernel the build left, nothing prepared" sh -c \
 	"grep -q ': kernel .*/build/kernels/$key (prebuilt)$' '$TMP/pre.err' &&
 	 ! grep -q 'preparing the kernel source' '$TMP/pre.err'"
 check "... the header's inputs those of a build" jq -e \
-	'.header.inputs | has("source", "series", "compiler", "config", "qemu")' \
+	'.header.inputs | has("source", "source_sha256", "series", "compiler", "config", "qemu")' \
 	"build/out/$P/snapshot.json"
 # A kernel built from another series (a build that failed after a patch
 # was edited leaves the last one) is refused, and so is one behind a link.
