@@ -73,6 +73,8 @@ char *path_tree_stamp(const char *kernel);	/* the tarball it came from */
 char *path_config_stamp(const char *kernel);	/* what made .config */
 char *path_build_stamp(const char *kernel);	/* what made the image */
 char *path_kernel_manifest(const char *kernel);	/* what it is, for --prebuilt */
+/* sysfarm-objects: how many objects its last build had, for progress */
+char *path_kernel_objects(const char *kernel);
 
 /* In a configuration's out directory, path_out(). */
 char *path_snapshot(const char *out);		/* snapshot.json */
