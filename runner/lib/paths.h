@@ -13,7 +13,8 @@
  *   BUILD/.lock BUILD/ccache
  *   BUILD/sources/NAME/         a kernel source (source.h): src/, the tree
  *   BUILD/tree/                 sources/ and kernels/ of --kernel-src
- *   BUILD/kernels/KEY/          .config build.log sysfarm-*.stamp and
+ *   BUILD/kernels/KEY/          .config build.log sysfarm-*.stamp
+ *                               sysfarm-kernel.json sysfarm-objects and
  *                               the image (arch/x86/boot/bzImage)
  *   BUILD/out/results.json report.html
  *   BUILD/out/CONFIG/           snapshot.json snapshot.confirm.json

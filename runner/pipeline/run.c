@@ -429,11 +429,11 @@ static void pool_end(struct build_pool *bp)
 static pid_t pool_wait(struct farm *f, struct build_pool *bp, int *status)
 {
 	for (;;) {
-		struct meter *ms[bp->running + 1];
+		struct meter *ms[64];	/* --builds is at most 64 */
 		size_t n = 0;
 		pid_t pid;
 
-		for (size_t i = 0; i < bp->running; i++)
+		for (size_t i = 0; i < bp->running && n < ARRAY_SIZE(ms); i++)
 			if (bp->slot[i].p)
 				ms[n++] = &bp->slot[i].p->meter;
 		pid = proc_wait_any_until(status, n ? now_seconds() +
