@@ -63,8 +63,9 @@ void run_free(const struct farm *f, struct run *runs)
 
 /*
  * How the builds of @ms go: on a terminal one live line for them all, at
- * most every METER_LIVE_EVERY s (*@live: when it was last), else a line
- * per build at most every METER_EVERY s.
+ * most every METER_LIVE_EVERY s (*@live: when it was last, 0 at first, -1
+ * once the sink said it has no terminal), else a line per build at most
+ * every METER_EVERY s.
  */
 static void meters_say(const struct farm *f, struct meter **ms, size_t n,
 		       double *live)
@@ -74,12 +75,13 @@ static void meters_say(const struct farm *f, struct meter **ms, size_t n,
 
 	for (size_t i = 0; i < n; i++)
 		meter_read(ms[i]);
-	if (now - *live >= METER_LIVE_EVERY) {
+	if (*live >= 0) {
+		if (now - *live < METER_LIVE_EVERY)
+			return;
 		text = meter_live((const struct meter *const *)ms, n);
-		if (!sink_live(now - f->t0, text))
-			*live = now;
+		*live = sink_live(now - f->t0, text) ? -1 : now;
 		free(text);
-		if (*live == now)
+		if (*live >= 0)
 			return;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -268,6 +270,7 @@ static void pool_fill(struct farm *f, struct build_pool *bp)
 			pid = proc_worker(build_work, &job, &msg, sizeof(msg),
 					  &bp->slot[bp->running].fd);
 			if (pid < 0) {
+				meter_release(&p->meter);
 				err_clear(&p->why);
 				err_set(&p->why, "cannot start a build: %s",
 					strerror(errno));
