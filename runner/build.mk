@@ -55,14 +55,23 @@ $(BOOT_UNIT): $(BOOT_UNIT_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ -lyaml -ljansson
 
+# Unit tests of runner/lib/meter.c, a build's progress (TAP).
+METER_UNIT := $(BUILD)/tests/meter-unit
+METER_UNIT_OBJS := $(BUILD)/runner/tests/runner/meter-unit.o \
+	$(BUILD)/runner/runner/lib/meter.o $(BUILD)/runner/runner/lib/util.o
+
+$(METER_UNIT): $(METER_UNIT_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^
+
 -include $(RUNNER_OBJS:.o=.d) $(SYSFARM_CC_OBJS:.o=.d) $(PROC_UNIT_OBJS:.o=.d)
--include $(UTIL_UNIT_OBJS:.o=.d) $(BOOT_UNIT_OBJS:.o=.d)
+-include $(UTIL_UNIT_OBJS:.o=.d) $(BOOT_UNIT_OBJS:.o=.d) $(METER_UNIT_OBJS:.o=.d)
 
 TESTS += tests/runner/t-matrix.sh tests/runner/t-goldens-abi.sh
 BOOT_TESTS += tests/runner/t-run.sh tests/runner/t-checkpatch.sh tests/runner/t-golden.sh tests/runner/t-bisect.sh tests/runner/t-faults.sh
 CHECK_DEPS += $(SYSFARM) $(BUILD)/sysfarm-cc $(PROC_UNIT) $(UTIL_UNIT)
-CHECK_DEPS += $(BOOT_UNIT)
-TESTS += $(PROC_UNIT) $(UTIL_UNIT) $(BOOT_UNIT)
+CHECK_DEPS += $(BOOT_UNIT) $(METER_UNIT)
+TESTS += $(PROC_UNIT) $(UTIL_UNIT) $(BOOT_UNIT) $(METER_UNIT)
 TESTS += tests/runner/t-diff.sh tests/hostile/t-hostile.sh
 TESTS += tests/runner/t-upgrade.sh tests/runner/t-review.sh
 TESTS += tests/runner/t-report.sh tests/runner/t-fetch.sh

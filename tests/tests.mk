@@ -10,9 +10,9 @@ check: deps
 	tests/harness $(TESTS) $(BOOT_TESTS)
 
 # The fast tests alone (no kernel is built or booted), for a developer's
-# edit-test loop; `make check` is the one CI runs.
-# CHECK_DEPS in the recipe, as in check: parts included after this file
-# (tests/fuzz/fuzz.mk) add to it too.
+# edit-test loop; `make check` is the one CI runs. CHECK_DEPS is made in
+# the recipe: a prerequisite list is expanded when read, before
+# tests/fuzz/fuzz.mk adds the fuzzers to it.
 check-fast:
 	$(MAKE) all $(CHECK_DEPS)
 	tests/harness $(TESTS)

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "cmd/ui.h"
 #include "compare/diff.h"
@@ -13,20 +15,46 @@ static void sink_error_print(const struct sf_err *e)
 	ui_error("sysfarm", e);
 }
 
+/* stderr is a terminal: the live line's, cleared before any other */
+static int ui_tty;
+
 static void sink_progress_print(double seconds, const char *who,
 				const char *text)
 {
-	fprintf(stderr, "[%7.1fs] %s: %s\n", seconds, who, text);
+	/* a boot worker's line too clears it: the cursor is on its row */
+	fprintf(stderr, "%s[%7.1fs] %s: %s\n", ui_tty ? "\r\033[K" : "",
+		seconds, who, text);
+}
+
+/* Cut to the terminal's width: a line that wraps cannot be rewritten. */
+static void sink_live_print(double seconds, const char *text)
+{
+	struct winsize ws;
+	int cols = 80;
+
+	if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 12)
+		cols = ws.ws_col;
+	if (text)
+		fprintf(stderr, "\r[%7.1fs] %.*s\033[K", seconds, cols - 12,
+			text);
+	else
+		fputs("\r\033[K", stderr);
+	fflush(stderr);
 }
 
 static const struct sf_sink ui_sink = {
 	.error = sink_error_print,
 	.progress = sink_progress_print,
+}, ui_sink_tty = {
+	.error = sink_error_print,
+	.progress = sink_progress_print,
+	.live = sink_live_print,
 };
 
 void ui_install(void)
 {
-	sink_install(&ui_sink);
+	ui_tty = isatty(STDERR_FILENO);
+	sink_install(ui_tty ? &ui_sink_tty : &ui_sink);
 }
 
 /*
@@ -52,7 +80,8 @@ void ui_error(const char *who, const struct sf_err *e)
 {
 	char text[ERR_FORMAT_MAX];
 
-	fprintf(stderr, "%s%s", who ? who : "", who ? ": " : "");
+	fprintf(stderr, "%s%s%s", ui_tty ? "\r\033[K" : "",
+		who ? who : "", who ? ": " : "");
 	text_put(stderr, err_format(e, text, sizeof(text)));
 	fputc('\n', stderr);
 }

@@ -48,6 +48,7 @@ PATH_FUNC(path_tree_stamp, "sysfarm-tree.stamp")
 PATH_FUNC(path_config_stamp, "sysfarm-config.stamp")
 PATH_FUNC(path_build_stamp, "sysfarm-build.stamp")
 PATH_FUNC(path_kernel_manifest, "sysfarm-kernel.json")
+PATH_FUNC(path_kernel_objects, "sysfarm-objects")
 
 PATH_FUNC(path_snapshot, "snapshot.json")
 PATH_FUNC(path_snapshot_confirm, "snapshot.confirm.json")

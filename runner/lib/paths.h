@@ -13,7 +13,8 @@
  *   BUILD/.lock BUILD/ccache
  *   BUILD/sources/NAME/         a kernel source (source.h): src/, the tree
  *   BUILD/tree/                 sources/ and kernels/ of --kernel-src
- *   BUILD/kernels/KEY/          .config build.log sysfarm-*.stamp and
+ *   BUILD/kernels/KEY/          .config build.log sysfarm-*.stamp
+ *                               sysfarm-kernel.json sysfarm-objects and
  *                               the image (arch/x86/boot/bzImage)
  *   BUILD/out/results.json report.html
  *   BUILD/out/CONFIG/           snapshot.json snapshot.confirm.json
@@ -77,6 +78,8 @@ char *path_tree_stamp(const char *kernel);	/* the tarball it came from */
 char *path_config_stamp(const char *kernel);	/* what made .config */
 char *path_build_stamp(const char *kernel);	/* what made the image */
 char *path_kernel_manifest(const char *kernel);	/* what it is, for --prebuilt */
+/* sysfarm-objects: how many objects its last build had, for progress */
+char *path_kernel_objects(const char *kernel);
 
 /* In a configuration's out directory, path_out(). */
 char *path_snapshot(const char *out);		/* snapshot.json */

@@ -509,18 +509,30 @@ pid_t proc_fork(void)
 	return pid;
 }
 
-pid_t proc_wait_any(int *status)
+pid_t proc_wait_any_until(int *status, double deadline)
 {
 	pid_t pid;
 
-	do
-		pid = waitpid(-1, status, 0);
-	while (pid < 0 && errno == EINTR);
+	for (;;) {
+		pid = waitpid(-1, status, deadline ? WNOHANG : 0);
+		if (pid > 0 || (pid < 0 && errno != EINTR))
+			break;
+		if (!pid && now_seconds() >= deadline)
+			return 0;
+		/* a child that ends meanwhile wakes it: SIGCHLD's pipe */
+		if (!pid)
+			chld_poll(-1, deadline);
+	}
 	if (pid > 0) {
 		kill(-pid, SIGKILL);
 		live_del(pid);
 	}
 	return pid;
+}
+
+pid_t proc_wait_any(int *status)
+{
+	return proc_wait_any_until(status, 0);
 }
 
 pid_t proc_worker(void (*fn)(void *arg, void *msg), void *arg, void *msg,

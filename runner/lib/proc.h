@@ -92,6 +92,12 @@ pid_t proc_fork(void);
  */
 pid_t proc_wait_any(int *status);
 
+/*
+ * proc_wait_any_until() - proc_wait_any(), or 0 once CLOCK_MONOTONIC's
+ * @deadline (now_seconds(); 0: none) has come with none ended
+ */
+pid_t proc_wait_any_until(int *status, double deadline);
+
 /**
  * proc_worker() - a proc_fork() worker that calls @fn and sends its message
  * @fn: the work; it fills all of @msg and returns (the worker then ends)

@@ -134,6 +134,14 @@ void sink_error(const struct sf_err *e)
 		sink->error(e);
 }
 
+int sink_live(double seconds, const char *text)
+{
+	if (!sink || !sink->live)
+		return -1;
+	sink->live(seconds, text);
+	return 0;
+}
+
 void sink_progress(double seconds, const char *who, const char *fmt, ...)
 {
 	va_list ap;

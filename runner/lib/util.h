@@ -97,6 +97,8 @@ char *err_format(const struct sf_err *e, char *buf, size_t size);
  *	that cannot be written, out of memory before the exit); "sysfarm:
  *	MESSAGE"
  * @progress: "[   1.2s] WHO: TEXT", @seconds since the start
+ * @live: one line rewritten in place, "[   1.2s] TEXT" (NULL @text: gone),
+ *	or NULL where there is no terminal to rewrite it on
  *
  * Code below cmd/ never prints: it returns its errors to the command,
  * and says what cannot wait through the sink the command installed
@@ -105,6 +107,7 @@ char *err_format(const struct sf_err *e, char *buf, size_t size);
 struct sf_sink {
 	void (*error)(const struct sf_err *e);
 	void (*progress)(double seconds, const char *who, const char *text);
+	void (*live)(double seconds, const char *text);
 };
 
 /* Installs @s; until then (unit tests, fuzzers) nothing is said. */
@@ -116,6 +119,12 @@ void sink_error(const struct sf_err *e);
 /* Hands the progress line "WHO: @fmt" to the sink's progress(). */
 void sink_progress(double seconds, const char *who, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Hands @text (NULL: clear it) to the sink's live(). Return: 0, or -1
+ * when it has none: say it in progress lines instead.
+ */
+int sink_live(double seconds, const char *text);
 
 /**
  * str_quote() - @s in single quotes, safe to print on a terminal

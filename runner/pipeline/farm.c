@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* What every subcommand shares: the common options, the lock, the matrix. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -46,7 +47,8 @@ const struct opt farm_options[] = {
 		   "kernel source (each configuration's source.tarball)"),
 	OPT_STRING(0, "kernel-src", struct farm, kernel_src, "DIR",
 		   "a kernel tree of yours: a private copy of it is built, "
-		   "with the series of its version's source"),
+		   "with the series of its version's source (else the "
+		   "newest older one, else the oldest)"),
 	OPT_BOOLEAN(0, "prebuilt", struct farm, prebuilt,
 		    "boot the kernels a 'sysfarm build' left in the build "
 		    "directory (each one's sysfarm-kernel.json), as a CI job "
@@ -259,31 +261,88 @@ static const char *config_tarball(const struct config *c)
 }
 
 /*
+ * @c's source's version ("6.12" of linux-source-6.12): of its package's
+ * name where it has one (a fetched source has no tarball of its own
+ * name), else of its tarball's; NULL when neither ends in a version.
+ */
+static char *config_version(const struct config *c)
+{
+	char *name = c->s.src_package ? xstrdup(c->s.src_package) :
+		source_name(config_tarball(c)), *v = NULL;
+	const char *dash = name ? strrchr(name, '-') : NULL;
+
+	if (dash && isdigit((unsigned char)dash[1]))
+		v = xstrdup(dash + 1);
+	free(name);
+	return v;
+}
+
+/*
+ * The first configuration of the source whose series a tree of version
+ * @mm ("7.4" of 7.4.0-rc1) takes, and why: the source of its major.minor
+ * (an -rc is that release in the making, as Debian's experimental
+ * linux-source-7.4 of 7.4~rc3 is), else the newest source older than the
+ * tree (mainline and -next run ahead of every Debian source), else the
+ * oldest: a tree older than every source is still built, with the
+ * nearest series and goldens the matrix has (--series names your own).
+ * NULL when no source has a version.
+ */
+static const struct config *tree_pick(const struct matrix *m,
+				      const char *mm, const char **why)
+{
+	const struct config *pick = NULL;
+	char *vp = NULL;
+	int fit = 0, same = 0;	/* @pick is not newer than the tree, is it */
+
+	for (size_t i = 0; i < m->nconfigs; i++) {
+		char *v = config_version(&m->configs[i]);
+		int cmp = v ? kversion_cmp(v, mm) : 0, better;
+
+		if (!v)
+			continue;
+		if (!pick || (cmp <= 0) != fit)
+			better = !pick || cmp <= 0;
+		else	/* the newest of the older, the oldest of the newer */
+			better = fit ? kversion_cmp(v, vp) > 0 :
+				kversion_cmp(v, vp) < 0;
+		if (!better) {
+			free(v);
+			continue;
+		}
+		pick = &m->configs[i];
+		free(vp);
+		vp = v;
+		fit = cmp <= 0;
+		same = !cmp;
+	}
+	free(vp);
+	*why = same ? "the tree's version" :
+		fit ? "the newest not newer than the tree" :
+		"the oldest: the tree is older than every source";
+	return pick;
+}
+
+/*
  * --kernel-src: one source for every configuration, the user's tree
  * copied into BUILD/tree/sources/NAME with the series of the matrix's
- * source of the same version ("6.12" of linux-source-6.12), else each
- * configuration's own. Its kernels are built in BUILD/tree/kernels, so
- * that the paths the compiler sees are those of the farm's own builds of
- * that source: ccache hits the farm's objects.
+ * source tree_pick() finds, or --series; without a version in its
+ * Makefile, the first selected configuration's. It is compared with that
+ * source's goldens. Its kernels are built in BUILD/tree/kernels, so that
+ * the paths the compiler sees are those of the farm's own builds of that
+ * source: ccache hits the farm's objects.
  */
 static void tree_source(struct farm *f)
 {
 	struct farm_source *fs = memset(xmalloc(sizeof(*fs)), 0, sizeof(*fs));
-	char *tv = kversion_of_tree(f->kernel_src), *mm = NULL;
-	const char *dot = tv ? strchr(tv, '.') : NULL;
-	const struct config *match = NULL;
+	char *tv = kversion_of_tree(f->kernel_src), *mm = NULL, *shown;
+	const char *dot = tv ? strchr(tv, '.') : NULL, *why = NULL;
+	const struct config *match = NULL, *from;
 
 	/* "6.12" of "6.12.118" */
-	if (dot)
+	if (dot) {
 		mm = xstrfmt("%.*s", (int)(dot + 1 - tv +
 					   strspn(dot + 1, "0123456789")), tv);
-	for (size_t i = 0; mm && !match && i < f->m.nconfigs; i++) {
-		char *name = config_source_name(&f->m.configs[i].s);
-		const char *v = name ? strrchr(name, '-') : NULL;
-
-		if (v && !kversion_cmp(v + 1, mm))
-			match = &f->m.configs[i];
-		free(name);
+		match = tree_pick(&f->m, mm, &why);
 	}
 	if (match)
 		fs->name = config_source_name(&match->s);
@@ -294,9 +353,24 @@ static void tree_source(struct farm *f)
 		fs->name = xstrdup("linux-tree");
 	}
 	f->tree_match = match;
+	from = match ? match : &f->m.configs[f->sel[0]];
 	fs->series = f->series ? xstrdup(f->series) :
-		match ? farm_matrix_series(f, match) :
-		farm_matrix_series(f, &f->m.configs[f->sel[0]]);
+		farm_matrix_series(f, from);
+	shown = path_relative(f->top, f->top, fs->series);
+	if (!match)
+		farm_progress(f, NULL, "tree %s: series %s (%s's), %s",
+			      tv ? tv : "of no version",
+			      shown ? shown : fs->series, from->name,
+			      tv ? "no source has a version" :
+			      "as its Makefile gives none");
+	else if (f->series)
+		farm_progress(f, NULL, "tree %s: goldens of source %s, %s; series %s (--series)",
+			      tv, strrchr(fs->name, '-') + 1, why, fs->series);
+	else
+		farm_progress(f, NULL, "tree %s: series of source %s (%s), %s",
+			      tv, strrchr(fs->name, '-') + 1,
+			      shown ? shown : fs->series, why);
+	free(shown);
 	f->tree_build = path_tree_build(f->build);
 	f->kb.build = f->tree_build;
 	f->kb.cache = f->build;
@@ -332,7 +406,7 @@ static int tree_select(struct farm *f, int named, struct sf_err *err)
 			f->sel[kept++] = f->sel[s];
 		else if (named)
 			ret = err_at(err, ERR_INPUT, NULL, 0, 0,
-				     "--kernel-src: the tree is %s's version; '%s' is a configuration of %s",
+				     "--kernel-src: the tree is checked against %s's goldens; '%s' is a configuration of %s",
 				     want, c->name, name);
 		free(name);
 	}

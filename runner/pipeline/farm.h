@@ -47,8 +47,8 @@ struct farm {
 	int prebuilt;		/* boot the kernels a build left, build none */
 	char *tree_build;	/* BUILD/tree: where a user's tree is built */
 	const struct config *tree_match;	/* a configuration of the
-						 * matrix's source of the
-						 * tree's version, or NULL */
+						 * source the tree goes with
+						 * (tree_pick()), or NULL */
 	const char *accel;
 	const char *result;	/* "channel" or "console": the transport,
 				 * not an input (not in the header) */

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <ftw.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -367,6 +368,15 @@ static char *launcher(void)
 		       slash ? exe : ".");
 }
 
+/* proc's done(): never done, the build's watch told instead */
+static int kmake_watch(void *arg)
+{
+	const struct kbuild *kb = arg;
+
+	kb->watch(kb->watch_arg);
+	return 0;
+}
+
 /*
  * make -C SRC O=DIR ARCH=... CROSS_COMPILE=... CC="sysfarm-cc ..." TARGET,
  * its output appended to @log; a failure is "WHAT failed" in @err.
@@ -436,6 +446,10 @@ static int kmake(const struct kbuild *kb, const struct source *src,
 	p.out_path = log;
 	p.out_append = 1;
 	p.err_to_out = 1;
+	if (kb->watch) {
+		p.done = kmake_watch;
+		p.done_arg = (void *)kb;
+	}
 	ret = proc_run_logged(&p, what, LOG_TAIL_LINES, err);
 	if (kb->jobserver && write(kb->jobserver[1], "+", 1) < 0 && !ret)
 		ret = err_set(err, "%s: cannot give the jobserver its token back: %s",
@@ -596,6 +610,89 @@ static char *config_stamp(const struct matrix *m, const struct config *c,
 	return xstrfmt("%016llx\n", (unsigned long long)h);
 }
 
+static unsigned long objects_found;	/* by count_object(), nftw's */
+
+static int count_object(const char *path, const struct stat *st, int type,
+			struct FTW *ftw)
+{
+	size_t n = strlen(path);
+
+	objects_found += type == FTW_F && n > 2 && !strcmp(path + n - 2, ".o");
+	return 0;
+}
+
+/*
+ * The objects of the build in @dir, recorded for the next one's progress
+ * (kbuild_objects()) with what finds it for another key: the arch and the
+ * tree. A record that cannot be written only costs that estimate.
+ */
+static void objects_record(const struct config *c, const struct source *src,
+			   const char *dir)
+{
+	char *path = path_kernel_objects(dir), *text;
+
+	objects_found = 0;
+	if (!nftw(dir, count_object, 16, FTW_PHYS)) {
+		text = xstrfmt("%lu %s %s\n", objects_found,
+			       c->s.kernel_arch, src->dir);
+		file_write_atomic(path, text, strlen(text));
+		free(text);
+	}
+	free(path);
+}
+
+/* The count of the record @path if it is of @arch and @tree, else 0. */
+static unsigned long objects_read(const char *path, const char *arch,
+				  const char *tree)
+{
+	char *text = file_read(path, NULL), *end;
+	unsigned long n = text ? strtoul(text, &end, 10) : 0;
+	char *want = xstrfmt(" %s %s\n", arch, tree);
+
+	if (n && (end == text || strcmp(end, want)))
+		n = 0;
+	free(want);
+	free(text);
+	return n;
+}
+
+unsigned long kbuild_objects(const struct kbuild *kb, const struct config *c,
+			     const struct source *src)
+{
+	char *dir = kbuild_dir(kb, c, src), *path = path_kernel_objects(dir);
+	char *kernels = xstrdup(dir);
+	unsigned long n = objects_read(path, c->s.kernel_arch, src->dir);
+	struct timespec newest = { 0 };
+	struct dirent *de;
+	DIR *d;
+
+	*strrchr(kernels, '/') = '\0';
+	d = n ? NULL : opendir(kernels);
+	while (d && (de = readdir(d))) {
+		char *other = xstrfmt("%s/%s", kernels, de->d_name);
+		char *rec = path_kernel_objects(other);
+		struct stat st;
+		unsigned long k;
+
+		if (de->d_name[0] != '.' && !stat(rec, &st) &&
+		    (st.st_mtim.tv_sec > newest.tv_sec ||
+		     (st.st_mtim.tv_sec == newest.tv_sec &&
+		      st.st_mtim.tv_nsec > newest.tv_nsec)) &&
+		    (k = objects_read(rec, c->s.kernel_arch, src->dir))) {
+			n = k;
+			newest = st.st_mtim;
+		}
+		free(rec);
+		free(other);
+	}
+	if (d)
+		closedir(d);
+	free(kernels);
+	free(path);
+	free(dir);
+	return n;
+}
+
 enum kbuild_status kbuild_run(const struct kbuild *kb, const struct matrix *m,
 			      const struct config *c, const struct source *src,
 			      struct sf_err *err)
@@ -667,6 +764,7 @@ enum kbuild_status kbuild_run(const struct kbuild *kb, const struct matrix *m,
 	}
 	if (manifest_write(c, src, dir, err))
 		goto out;
+	objects_record(c, src, dir);
 	ret = KBUILD_OK;
 out:
 	free(dir);

@@ -38,6 +38,9 @@ struct kbuild {
 				 * shared with other builds: its tokens are
 				 * the jobs of all of them */
 	const char *log_prefix;	/* for progress lines */
+	/* Or NULL: called about every 20 ms while make runs (progress) */
+	void (*watch)(void *arg);
+	void *watch_arg;
 };
 
 enum kbuild_status {
@@ -124,6 +127,14 @@ int kbuild_inputs(const char *kdir, json_t **inputs, struct sf_err *err);
 /* BUILD/kernels/KEY (path_kernel()) for @c built from @src, malloc'd. */
 char *kbuild_dir(const struct kbuild *kb, const struct config *c,
 		 const struct source *src);
+
+/**
+ * kbuild_objects() - about how many objects a build of @c compiles: the
+ * count the last build in its directory left, else that of the newest
+ * build of the same arch from the same tree, else 0 (unknown)
+ */
+unsigned long kbuild_objects(const struct kbuild *kb, const struct config *c,
+			     const struct source *src);
 
 /**
  * kbuild_run() - configure, verify and build @c's kernel if needed

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "lib/jsonfile.h"
+#include "lib/meter.h"
 #include "lib/paths.h"
 #include "lib/proc.h"
 #include "pipeline/boot.h"
@@ -28,6 +29,7 @@ struct prebuilt {
 	int claimed;		/* run_build() reported it once */
 	int started;		/* the pool started its build */
 	int done;		/* its outcome is in */
+	struct meter meter;	/* while it builds */
 };
 
 struct run *run_alloc(const struct farm *f)
@@ -57,6 +59,69 @@ void run_free(const struct farm *f, struct run *runs)
 		json_decref(runs[s].snap);
 	}
 	free(runs);
+}
+
+/*
+ * How the builds of @ms go: on a terminal one live line for them all, at
+ * most every METER_LIVE_EVERY s (*@live: when it was last, 0 at first, -1
+ * once the sink said it has no terminal), else a line per build at most
+ * every METER_EVERY s.
+ */
+static void meters_say(const struct farm *f, struct meter **ms, size_t n,
+		       double *live)
+{
+	double now = now_seconds();
+	char *text;
+
+	for (size_t i = 0; i < n; i++)
+		meter_read(ms[i]);
+	if (*live >= 0) {
+		if (now - *live < METER_LIVE_EVERY)
+			return;
+		text = meter_live((const struct meter *const *)ms, n);
+		*live = sink_live(now - f->t0, text) ? -1 : now;
+		free(text);
+		if (*live >= 0)
+			return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!meter_due(ms[i], now))
+			continue;
+		text = meter_text(ms[i]);
+		sink_progress(now - f->t0, ms[i]->who, "%s", text);
+		free(text);
+	}
+}
+
+/* @c's build, begun: its meter counts what its log shows from now. */
+static void meter_begin(struct farm *f, const struct config *c,
+			const struct source *src, struct meter *m)
+{
+	char *dir = kbuild_dir(&f->kb, c, src), *log = path_build_log(dir);
+
+	meter_init(m, c->name, log, kbuild_objects(&f->kb, c, src),
+		   now_seconds());
+	free(log);
+	free(dir);
+}
+
+/* A build in this process (run_build()): its make's watch. */
+struct build_watch {
+	const struct farm *f;
+	struct meter m;
+	double live;
+	double next;		/* the log is read once a second */
+};
+
+static void build_watched(void *arg)
+{
+	struct build_watch *w = arg;
+	struct meter *m = &w->m;
+
+	if (now_seconds() < w->next)
+		return;
+	w->next = now_seconds() + METER_LIVE_EVERY;
+	meters_say(w->f, &m, 1, &w->live);
 }
 
 /* @run's source, prepared for the first configuration that needs it. */
@@ -142,6 +207,7 @@ struct build_pool {
 	size_t running;
 	char *preparing;	/* per f->srcs[]: a worker prepares it */
 	int jobserver[2];
+	double live;		/* meters_say()'s */
 };
 
 /*
@@ -200,9 +266,11 @@ static void pool_fill(struct farm *f, struct build_pool *bp)
 			job.c = p->c;
 			job.src = &p->fs->src;
 			farm_progress(f, p->c, "kernel %s", p->key);
+			meter_begin(f, p->c, job.src, &p->meter);
 			pid = proc_worker(build_work, &job, &msg, sizeof(msg),
 					  &bp->slot[bp->running].fd);
 			if (pid < 0) {
+				meter_release(&p->meter);
 				err_clear(&p->why);
 				err_set(&p->why, "cannot start a build: %s",
 					strerror(errno));
@@ -318,6 +386,8 @@ static int pool_reaped(struct farm *f, struct build_pool *bp, pid_t pid,
 	}
 	bp->slot[i] = bp->slot[--bp->running];
 	if (p) {
+		meter_release(&p->meter);
+		sink_live(0, NULL);	/* said again at the next wait */
 		p->done = 1;
 		if (p->st == KBUILD_OK)
 			farm_progress(f, p->c, "kernel %s built in %.1f s",
@@ -355,6 +425,28 @@ static void pool_end(struct build_pool *bp)
 	bp->slot = NULL;
 }
 
+/*
+ * proc_wait_any(), saying how the pool's builds go meanwhile (once a
+ * second: meters_say() decides what to print).
+ */
+static pid_t pool_wait(struct farm *f, struct build_pool *bp, int *status)
+{
+	for (;;) {
+		struct meter *ms[64];	/* --builds is at most 64 */
+		size_t n = 0;
+		pid_t pid;
+
+		for (size_t i = 0; i < bp->running && n < ARRAY_SIZE(ms); i++)
+			if (bp->slot[i].p)
+				ms[n++] = &bp->slot[i].p->meter;
+		pid = proc_wait_any_until(status, n ? now_seconds() +
+					  METER_LIVE_EVERY : 0);
+		if (pid)
+			return pid;
+		meters_say(f, ms, n, &bp->live);
+	}
+}
+
 /* Every kernel of the pool built (run_shell(): one configuration). */
 static void run_build_all(struct farm *f)
 {
@@ -363,7 +455,7 @@ static void run_build_all(struct farm *f)
 
 	pool_begin(f, &bp);
 	while (bp.running) {
-		pid_t pid = proc_wait_any(&status);
+		pid_t pid = pool_wait(f, &bp, &status);
 
 		if (pid < 0 || !pool_reaped(f, &bp, pid, status))
 			break;
@@ -430,10 +522,18 @@ static int run_build(struct farm *f, struct run *run)
 			st = KBUILD_UP_TO_DATE;
 		p->claimed = 1;
 	} else {
+		struct build_watch w = { .f = f };
+
 		seconds = now_seconds();
 		farm_progress(f, c, "kernel %s", c->key);
+		meter_begin(f, c, &farm_source(f, run->i)->src, &w.m);
+		f->kb.watch = build_watched;
+		f->kb.watch_arg = &w;
 		st = kbuild_run(&f->kb, &f->m, c, &farm_source(f, run->i)->src,
 				&r->why);
+		f->kb.watch = NULL;
+		meter_release(&w.m);
+		sink_live(0, NULL);
 		seconds = now_seconds() - seconds;
 		if (st == KBUILD_OK)
 			farm_progress(f, c, "kernel %s built in %.1f s",
@@ -800,7 +900,7 @@ static void reap_one(struct farm *f, struct build_pool *bp,
 		     struct boot_worker *ws, size_t n)
 {
 	int status;
-	pid_t pid = proc_wait_any(&status);
+	pid_t pid = pool_wait(f, bp, &status);
 
 	if (pid >= 0 && pool_reaped(f, bp, pid, status))
 		return;

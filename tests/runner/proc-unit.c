@@ -202,6 +202,33 @@ static void test_cleanup(void)
 	ok(!left, "exit() stops all %d children (%d left)", MANY, left);
 }
 
+/*
+ * proc_wait_any_until(): 0 at its deadline while a child still runs, the
+ * child as soon as it ends, not at the deadline.
+ */
+static void test_wait_until(void)
+{
+	double t = now_seconds(), slept, woke;
+	pid_t kid = proc_fork(), got;
+	int status;
+
+	if (kid == 0) {
+		usleep(300000);
+		_exit(7);
+	}
+	got = proc_wait_any_until(&status, t + 0.05);
+	slept = now_seconds() - t;
+	ok(got == 0 && slept >= 0.05 && slept < 0.25,
+	   "none ended: 0 at the deadline (%d after %.2f s)", (int)got, slept);
+	got = proc_wait_any_until(&status, now_seconds() + 5);
+	woke = now_seconds() - t;
+	ok(got == kid && WIFEXITED(status) && WEXITSTATUS(status) == 7 &&
+	   woke < 2, "the child as it ends, before the deadline (%.2f s)",
+	   woke);
+	ok(proc_wait_any_until(&status, now_seconds() + 5) < 0,
+	   "no child: -1 at once");
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -212,6 +239,7 @@ int main(void)
 	test_path();
 	test_status();
 	test_cleanup();
+	test_wait_until();
 	rm_rf(dir);
 	return tap_done();
 }
