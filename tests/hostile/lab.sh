@@ -41,7 +41,7 @@ lab_log() {
 	{
 		echo "- {$dt, \"lvl\": \"info\", \"msg\": \"lava-dispatcher, installed at version: 2023.01\"}"
 		for label in kernel ramdisk; do
-			sum=$(sed -n "/^      $label:/,/sha256sum/s/.*sha256sum: //p" "$job")
+			sum=$(sed -n "/^      $label:/,/sha256sum/s/.*sha256sum: \"\{0,1\}\([0-9a-f]*\).*/\1/p" "$job")
 			echo "- {$dt, \"lvl\": \"results\", \"msg\": {\"case\": \"file-download\", \"definition\": \"lava\", \"extra\": {\"label\": \"$label\", \"sha256sum\": \"$sum\"}, \"level\": \"1.1.1\", \"namespace\": \"common\", \"result\": \"pass\"}}"
 		done
 		echo "- {$dt, \"lvl\": \"info\", \"msg\": \"Boot command: /usr/bin/qemu-system-x86_64 -nographic -m 256 -kernel /var/lib/lava/dispatcher/tmp/1/deployimages-0/kernel/bzImage -append \\\"$append\\\" -initrd /var/lib/lava/dispatcher/tmp/1/deployimages-0/ramdisk/initramfs.cpio\"}"
