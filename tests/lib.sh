@@ -66,6 +66,29 @@ skip() {
 	echo "ok $test_count - $1 # SKIP $2"
 }
 
+# at_hand: AT_HAND selects the configurations whose kernel source can be
+# had here: the whole matrix ("") unless a source fetched from a Debian
+# suite cannot be (the suite dropped the pinned version, or the package:
+# `sysfarm fetch` exits 125 naming the version to pin). Each such source
+# is one skip that quotes why, never a failure: the archive moved, not the
+# code. Any other failure of the fetch is left to the test to meet.
+at_hand() {
+	AT_HAND=
+	at_hand_all=1
+	for s in $("$SYSFARM" list --json | jq -r '[.[].source] | unique[]'); do
+		if "$SYSFARM" fetch "source=$s" >/dev/null 2>"$TMP/fetch.err"; then
+			AT_HAND="$AT_HAND source=$s"
+		elif [ $? -eq 125 ]; then
+			at_hand_all=
+			skip "source $s: its configurations" \
+				"$(tr '\n' ' ' <"$TMP/fetch.err")"
+		else
+			AT_HAND="$AT_HAND source=$s"
+		fi
+	done
+	[ -z "$at_hand_all" ] || AT_HAND=
+}
+
 done_testing() {
 	echo "1..$test_count"
 }

@@ -13,18 +13,19 @@
 cd "$TOP" || exit 1
 ABI=tests/golden/abi-change/series
 ABI612=tests/golden/abi-change-6.12/series
+ABI73=tests/golden/abi-change-7.3/series
 # configs SOURCE: the configurations of one source, in matrix order
 configs() {
 	"$SYSFARM" list --json | jq -r ".[] | select(.source == \"$1\").config"
 }
-
+at_hand
 "$SYSFARM" check --junit "$TMP/junit.xml" --markdown "$TMP/summary.md" \
-	>"$TMP/out" 2>"$TMP/err"
+	$AT_HAND >"$TMP/out" 2>"$TMP/err"
 status=$?
 check "sysfarm check: the whole matrix passes (status $status)" \
 	test "$status" -eq 0
 [ "$status" -eq 0 ] || sed 's/^/# /' "$TMP/out"
-n=$("$SYSFARM" list --json | jq length)
+n=$("$SYSFARM" list --json $AT_HAND | jq length)
 check "results.json: $n configurations, all PASS" jq -e --argjson n "$n" \
 	'[.configs[].verdict] | length == $n and all(. == "PASS")' \
 	build/out/results.json
@@ -213,6 +214,28 @@ printf '%s\n' "mode affinity_strict" "removed affinity_scope" \
 	"value per_cpu" >"$TMP/expect"
 check "... naming the mode, the value and the removed attribute" \
 	diff -u "$TMP/expect" "$TMP/actual"
+
+# The same on 7.3, when its source can be had: exactly its configurations
+# DIFF, naming the same three paths.
+case " $AT_HAND " in
+"  " | *" source=7.3 "*)
+	"$SYSFARM" check --series "$ABI73" $(configs 7.3) >"$TMP/out" 2>"$TMP/err"
+	status=$?
+	check "7.3's ABI-changing patch: check exits 1 (status $status)" \
+		test "$status" -eq 1
+	jq -r '.configs[] | "\(.config) \(.verdict)"' build/out/results.json \
+		>"$TMP/actual"
+	configs 7.3 | sed 's/$/ DIFF/' >"$TMP/expect"
+	check "... every 7.3 configuration DIFFs, and no other is checked" \
+		diff -u "$TMP/expect" "$TMP/actual"
+	jq -r '.configs[].diff[] | "\(.kind) \(.path | split("/") | last)"' \
+		build/out/results.json | sort -u >"$TMP/actual"
+	printf '%s\n' "mode affinity_strict" "removed affinity_scope" \
+		"value per_cpu" >"$TMP/expect"
+	check "... naming the mode, the value and the removed attribute" \
+		diff -u "$TMP/expect" "$TMP/actual" ;;
+*)	skip "7.3's ABI-changing patch" "source 7.3 cannot be had (above)" ;;
+esac
 
 # Goldens of our own, so that expected/ is never touched.
 cp -r expected "$TMP/exp"

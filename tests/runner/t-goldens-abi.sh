@@ -49,9 +49,27 @@ while read -r c source; do
 			 (.kmsg | index("sysfarm-wq: sysfarm_ordered: alloc_ordered_workqueue(WQ_SYSFS): ok") != null)'
 		continue ;;
 	esac
-	golden "$c" "the ordered queue is refused and absent" \
-		"(.kmsg | index(\"sysfarm-wq: sysfarm_ordered: alloc_ordered_workqueue(WQ_SYSFS): refused\") != null) and
-		 ($WQ | has(\"sysfarm_ordered\") | not)"
+	case $source in
+	6.1 | 6.12)
+		golden "$c" "the ordered queue is refused and absent, the probe's read ENOENT" \
+			"(.kmsg | index(\"sysfarm-wq: sysfarm_ordered: alloc_ordered_workqueue(WQ_SYSFS): refused\") != null) and
+			 ($WQ | has(\"sysfarm_ordered\") | not) and
+			 ($(probe read sysfarm_ordered/max_active) | .[0].result) == \"ENOENT\""
+		;;
+	*)
+		# 7.3's workqueue_sysfs_register() takes ordered queues;
+		# wq_sysfs_is_visible() makes their max_active read-only.
+		golden "$c" "the ordered queue is exposed, max_active 0444 = 1 ($source)" \
+			"(.kmsg | index(\"sysfarm-wq: sysfarm_ordered: alloc_ordered_workqueue(WQ_SYSFS): ok\") != null) and
+			 ($WQ.sysfarm_ordered.follow.entries as \$q |
+			  \$q.per_cpu.value == \"0\\n\" and
+			  \$q.max_active.mode == \"0444\" and \$q.max_active.value == \"1\\n\" and
+			  ([\"nice\", \"cpumask\", $(unbound_attrs "$source")] |
+			   all(. as \$a | \$q[\$a].mode == \"0644\")))"
+		golden "$c" "the probe reads the ordered queue's max_active ($source)" \
+			"$(probe read sysfarm_ordered/max_active) | .[0] | .result == \"ok\" and .value == \"1\\n\""
+		;;
+	esac
 	golden "$c" "per-cpu queue: per_cpu 0444 = 1, max_active 0644, no unbound attributes" \
 		"$WQ.sysfarm_percpu.follow.entries as \$q |
 		 \$q.per_cpu.mode == \"0444\" and \$q.per_cpu.value == \"1\\n\" and
@@ -86,9 +104,9 @@ while read -r c source; do
 	case $c in
 	*tca6507*) ;;
 	*)
-		golden "$c" "no chip: no gta04 LED, no gpiochip" \
+		golden "$c" "no chip: no gta04 LED, no gpiochip or chipN" \
 			"($LEDS | keys | map(select(startswith(\"gta04:\"))) == []) and
-			 (.roots[\"class/gpio\"].entries | keys | map(select(startswith(\"gpiochip\"))) == [])"
+			 (.roots[\"class/gpio\"].entries | keys | map(select(test(\"^(gpio)?chip\"))) == [])"
 		continue ;;
 	esac
 	golden "$c" "the four GTA04 LEDs, each with brightness, max_brightness, trigger" \
@@ -109,6 +127,23 @@ while read -r c source; do
 		 (.roots[\"class/gpio\"].entries | to_entries |
 		  map(select(.key | test(\"^gpio[0-9]+$\"))) | length == 1 and
 		  .[0].value.follow.entries.value.mode == \"0644\")"
+	case $source in
+	6.1 | 6.12)
+		golden "$c" "no chipN device beside gpiochipN ($source)" \
+			".roots[\"class/gpio\"].entries | keys | map(select(test(\"^chip\"))) == []"
+		;;
+	*)
+		# 7.3's gpiochip_sysfs_register(): chipX (the gpio device's
+		# id) with gpiochip_ext_attrs[]; gpiod_export() adds the line
+		# as group gpio<OFFSET> there, value only (no direction_input).
+		golden "$c" "chip0 beside gpiochipN: label, ngpio, export, unexport, the exported line's gpio0/value ($source)" \
+			".roots[\"class/gpio\"].entries.chip0.follow.entries as \$e |
+			 \$e.label.value == \"gpio-tca6507\\n\" and \$e.ngpio.value == \"1\\n\" and
+			 \$e.export.mode == \"0200\" and \$e.unexport.mode == \"0200\" and
+			 (\$e.gpio0.entries | keys) == [\"value\"] and
+			 \$e.gpio0.entries.value.mode == \"0644\""
+		;;
+	esac
 	golden "$c" "every chip-state wait held (LED on, master, blink bank, GPIO pin)" \
 		"[.probes[] | select(.op == \"wait\") | .result] | length == 6 and all(. == \"ok\")"
 done <"$TMP/configs"

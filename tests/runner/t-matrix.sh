@@ -21,14 +21,14 @@ for dir in "$TOP"/tests/runner/matrix/*/; do
 	check "matrix case $name" diff -u "$dir/expect" "$TMP/actual"
 done
 
-# The real matrix: 12 configurations (6.1's eight, 6.12's four with
-# sysfs), 6 kernels, each shared by two; the source is part of the build
-# key.
+# The real matrix: 16 configurations (6.1's eight, 6.12's and 7.3's four
+# each with sysfs), 8 kernels, each shared by two; the source is part of
+# the build key.
 "$SYSFARM" list --json --matrix "$TOP/matrix.yaml" >"$TMP/real"
-check "matrix.yaml expands to 12 configurations" \
-	test "$(jq length "$TMP/real")" -eq 12
-check "12 configurations share 6 build keys" \
-	test "$(jq -r '.[].key' "$TMP/real" | sort -u | wc -l)" -eq 6
+check "matrix.yaml expands to 16 configurations" \
+	test "$(jq length "$TMP/real")" -eq 16
+check "16 configurations share 8 build keys" \
+	test "$(jq -r '.[].key' "$TMP/real" | sort -u | wc -l)" -eq 8
 check "no kernel is shared across sources" test "$(jq -r \
 	'[group_by(.key)[] | map(.source) | unique | length] | max' \
 	"$TMP/real")" -eq 1
@@ -36,14 +36,18 @@ jq -r '.[].config' "$TMP/real" >"$TMP/actual"
 cat >"$TMP/expect" <<EOT
 x86_64-sysfs-on-tca6507
 x86_64-sysfs-on-tca6507-6.12
+x86_64-sysfs-on-tca6507-7.3
 x86_64-sysfs-on
 x86_64-sysfs-on-6.12
+x86_64-sysfs-on-7.3
 x86_64-sysfs-off-tca6507
 x86_64-sysfs-off
 arm-sysfs-on-tca6507
 arm-sysfs-on-tca6507-6.12
+arm-sysfs-on-tca6507-7.3
 arm-sysfs-on
 arm-sysfs-on-6.12
+arm-sysfs-on-7.3
 arm-sysfs-off-tca6507
 arm-sysfs-off
 EOT

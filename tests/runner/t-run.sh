@@ -6,13 +6,15 @@
 . "$(dirname "$0")/../lib.sh"
 cd "$TOP" || exit 1
 OUT=build/out
+at_hand
 
-"$SYSFARM" run >"$TMP/run1" 2>"$TMP/run1.err"
+"$SYSFARM" run $AT_HAND >"$TMP/run1" 2>"$TMP/run1.err"
 status=$?
 check "sysfarm run over the matrix exits 0" test "$status" -eq 0
 [ "$status" -eq 0 ] || sed 's/^/# /' "$TMP/run1" "$TMP/run1.err"
 
-"$SYSFARM" list --json | jq -r '.[] | "\(.config) \(.source)"' >"$TMP/configs"
+"$SYSFARM" list --json $AT_HAND |
+	jq -r '.[] | "\(.config) \(.source)"' >"$TMP/configs"
 cut -d' ' -f1 "$TMP/configs" >"$TMP/configs.names"
 while read -r c source; do
 	check "$c: SNAPSHOT" \
@@ -77,7 +79,7 @@ made() {
 }
 made >"$TMP/made1"
 
-"$SYSFARM" run >"$TMP/run2" 2>"$TMP/run2.err"
+"$SYSFARM" run $AT_HAND >"$TMP/run2" 2>"$TMP/run2.err"
 check "second sysfarm run exits 0" test $? -eq 0
 check "second run builds nothing" \
 	sh -c "! grep 'built in\|kernel build failed' '$TMP/run2.err'"
@@ -167,14 +169,14 @@ rm -rf "$D"
 
 # --boots 2: the second configuration boots before the first one's verdict;
 # the results stay in matrix order.
-"$SYSFARM" run --boots 2 >"$TMP/run3" 2>"$TMP/run3.err"
+"$SYSFARM" run --boots 2 $AT_HAND >"$TMP/run3" 2>"$TMP/run3.err"
 check "--boots 2: exits 0" test $? -eq 0
 check "... two boots at once: the second begins before the first ends" awk '
 	/: booting / { booting++ }
 	/: SNAPSHOT after / { exit !(booting >= 2) }' "$TMP/run3.err"
 awk 'NR > 1 && NF { print $1 }' "$TMP/run3" >"$TMP/run3.names"
 check "... the results in matrix order" diff "$TMP/configs.names" "$TMP/run3.names"
-"$SYSFARM" run --boots 1 >"$TMP/run4" 2>"$TMP/run4.err"
+"$SYSFARM" run --boots 1 $AT_HAND >"$TMP/run4" 2>"$TMP/run4.err"
 check "--boots 1: one boot at a time" awk '
 	/: booting / { if (booting) exit 1; booting = 1 }
 	/: SNAPSHOT after / { booting = 0 }' "$TMP/run4.err"

@@ -60,27 +60,35 @@ for c in x86_64 x86_64-6.12; do
 done
 upgrade overlap --expected "$TMP/overlap" x86_64
 
-# The real goldens, 6.1 -> 6.12: every entry as the expectation written
-# from the two kernel trees' sources (real/expect) says, nothing more.
-(cd "$TOP" && "$SYSFARM" upgrade --json) >"$TMP/real.json"
-status=$?
-check "matrix.yaml's goldens: a delta from 6.1 to 6.12 (status $status)" \
-	test "$status" -eq 1
-jq -r '.entries[] | "\(.class) \(.kind) \(.path) \(.configs | length)"' \
-	"$TMP/real.json" | LC_ALL=C sort >"$TMP/real.actual"
-grep -v '^#' real/expect | LC_ALL=C sort >"$TMP/real.expect"
-check "... each entry explained in real/expect, and no other" \
-	diff -u "$TMP/real.expect" "$TMP/real.actual"
-# Every configuration of 6.12 has its 6.1 pair (the one whose other axes
-# have the same values, from list --json), and every pair compared.
-jq -r '.pairs[] | select(.compared) | "\(.from) \(.to)"' "$TMP/real.json" \
-	>"$TMP/pairs.actual"
-(cd "$TOP" && "$SYSFARM" list --json) | jq -r '
-	map(select(.source == "6.1")) as $old | .[] |
-	select(.source == "6.12") as $new | $old[] |
-	select([.arch, .sysfs, .tca6507] ==
-	       [$new.arch, $new.sysfs, $new.tca6507]) |
-	"\(.config) \($new.config)"' >"$TMP/pairs.expect"
-check "... every 6.12 configuration compared with its 6.1 pair" \
-	diff -u "$TMP/pairs.expect" "$TMP/pairs.actual"
+# real FROM TO EXPECT: matrix.yaml's goldens, FROM -> TO: every entry as
+# the expectation written from the two kernel trees' sources (EXPECT,
+# "CLASS KIND PATH PAIRS" a line) says, nothing more, and every TO
+# configuration compared with its FROM pair (the one whose other axes have
+# the same values, from list --json).
+real() {
+	(cd "$TOP" && "$SYSFARM" upgrade --json --from "$1" --to "$2") \
+		>"$TMP/real.json"
+	status=$?
+	check "matrix.yaml's goldens: a delta from $1 to $2 (status $status)" \
+		test "$status" -eq 1
+	jq -r '.entries[] | "\(.class) \(.kind) \(.path) \(.configs | length)"' \
+		"$TMP/real.json" | LC_ALL=C sort >"$TMP/real.actual"
+	grep -v '^#' "$3" | LC_ALL=C sort >"$TMP/real.expect"
+	check "... each entry explained in $3, and no other" \
+		diff -u "$TMP/real.expect" "$TMP/real.actual"
+	jq -r '.pairs[] | select(.compared) | "\(.from) \(.to)"' \
+		"$TMP/real.json" >"$TMP/pairs.actual"
+	(cd "$TOP" && "$SYSFARM" list --json) | jq -r --arg from "$1" \
+		--arg to "$2" '
+		map(select(.source == $from)) as $old | .[] |
+		select(.source == $to) as $new | $old[] |
+		select([.arch, .sysfs, .tca6507] ==
+		       [$new.arch, $new.sysfs, $new.tca6507]) |
+		"\(.config) \($new.config)"' >"$TMP/pairs.expect"
+	check "... every $2 configuration compared with its $1 pair" \
+		diff -u "$TMP/pairs.expect" "$TMP/pairs.actual"
+}
+
+real 6.1 6.12 real/expect
+real 6.12 7.3 real/expect-7.3
 done_testing
