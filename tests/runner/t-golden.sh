@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Goldens end to end: the matrix passes against expected/; a patch that
 # changes one mode, one value and removes one attribute makes exactly the
-# sysfs-on configurations of its source DIFF (6.1 and 6.12 each their
-# own, 6.1's sysfs-off ones PASS), naming those paths, each change
+# sysfs-on configurations of its source DIFF (6.1, 6.12 and 7.3 each
+# their own, 6.1's sysfs-off ones PASS), naming those paths, each change
 # classed (removed, changed) and summed up so; NEW, obsolete goldens
 # (update removes only its own, after a whole matrix gave snapshots),
 # changed inputs, CI=true refusal, and interrupted updates; the review
@@ -192,49 +192,30 @@ check "CI=true: a pending file in the tree is bad input (status $?)" \
 check "... named" grep -q "^\"$TMP/rev3/$TCA.json.pending\": a pending snapshot" \
 	"$TMP/out"
 
-# The same on 6.12, by its own series: its configurations (all sysfs-on)
-# DIFF.
-"$SYSFARM" check --series "$ABI612" $(configs 6.12) >"$TMP/out" 2>"$TMP/err"
-status=$?
-check "6.12's ABI-changing patch: check exits 1 (status $status)" \
-	test "$status" -eq 1
-jq -r '.configs[] | "\(.config) \(.verdict)"' build/out/results.json \
-	>"$TMP/actual"
-cat >"$TMP/expect" <<EOT
-x86_64-sysfs-on-tca6507-6.12 DIFF
-x86_64-sysfs-on-6.12 DIFF
-arm-sysfs-on-tca6507-6.12 DIFF
-arm-sysfs-on-6.12 DIFF
-EOT
-check "... every 6.12 configuration DIFFs" \
-	diff -u "$TMP/expect" "$TMP/actual"
-jq -r '.configs[].diff[] | "\(.kind) \(.path | split("/") | last)"' \
-	build/out/results.json | sort -u >"$TMP/actual"
-printf '%s\n' "mode affinity_strict" "removed affinity_scope" \
-	"value per_cpu" >"$TMP/expect"
-check "... naming the mode, the value and the removed attribute" \
-	diff -u "$TMP/expect" "$TMP/actual"
-
-# The same on 7.3, when its source can be had: exactly its configurations
-# DIFF, naming the same three paths.
-case " $AT_HAND " in
-"  " | *" source=7.3 "*)
-	"$SYSFARM" check --series "$ABI73" $(configs 7.3) >"$TMP/out" 2>"$TMP/err"
+# abi_change SOURCE SERIES: the same on SOURCE, by its own series: each of
+# its configurations (all sysfs-on) DIFFs, no other is checked, and the
+# diffs name the mode, the value and the removed attribute.
+abi_change() {
+	"$SYSFARM" check --series "$2" $(configs "$1") >"$TMP/out" 2>"$TMP/err"
 	status=$?
-	check "7.3's ABI-changing patch: check exits 1 (status $status)" \
+	check "$1's ABI-changing patch: check exits 1 (status $status)" \
 		test "$status" -eq 1
 	jq -r '.configs[] | "\(.config) \(.verdict)"' build/out/results.json \
 		>"$TMP/actual"
-	configs 7.3 | sed 's/$/ DIFF/' >"$TMP/expect"
-	check "... every 7.3 configuration DIFFs, and no other is checked" \
+	configs "$1" | sed 's/$/ DIFF/' >"$TMP/expect"
+	check "... every $1 configuration DIFFs, and no other is checked" \
 		diff -u "$TMP/expect" "$TMP/actual"
 	jq -r '.configs[].diff[] | "\(.kind) \(.path | split("/") | last)"' \
 		build/out/results.json | sort -u >"$TMP/actual"
 	printf '%s\n' "mode affinity_strict" "removed affinity_scope" \
 		"value per_cpu" >"$TMP/expect"
 	check "... naming the mode, the value and the removed attribute" \
-		diff -u "$TMP/expect" "$TMP/actual" ;;
-*)	skip "7.3's ABI-changing patch" "source 7.3 cannot be had (above)" ;;
+		diff -u "$TMP/expect" "$TMP/actual"
+}
+abi_change 6.12 "$ABI612"
+case " $AT_HAND " in
+"  " | *" source=7.3 "*) abi_change 7.3 "$ABI73" ;;
+*) skip "7.3's ABI-changing patch" "source 7.3 cannot be had (above)" ;;
 esac
 
 # Goldens of our own, so that expected/ is never touched.
