@@ -26,10 +26,13 @@ no_lava_left() {
 	! pgrep -af "qemu-system.*$LAVA_TMP/sysfarm-|lava-run --job-id sysfarm-"
 }
 
-# Job definitions, for every configuration of the matrix.
-"$SYSFARM" list --json | jq -r '.[] | "\(.config) \(.key)"' >"$TMP/configs"
+# Job definitions, for every configuration of the matrix (whose source
+# can be had here: at_hand).
+at_hand
+"$SYSFARM" list --json $AT_HAND | jq -r '.[] | "\(.config) \(.key)"' \
+	>"$TMP/configs"
 rm -rf build/lava
-"$SYSFARM" lava-jobs >"$TMP/out" 2>&1
+"$SYSFARM" lava-jobs $AT_HAND >"$TMP/out" 2>&1
 check "lava-jobs for the whole matrix (status $?)" \
 	test "$(wc -l <"$TMP/configs")" -eq "$(ls build/lava/*/job.yaml | wc -l)"
 cat >"$TMP/validate.py" <<'EOF'
