@@ -334,7 +334,7 @@ static const struct config *tree_pick(const struct matrix *m,
 static void tree_source(struct farm *f)
 {
 	struct farm_source *fs = memset(xmalloc(sizeof(*fs)), 0, sizeof(*fs));
-	char *tv = kversion_of_tree(f->kernel_src), *mm = NULL, *shown;
+	char *tv = kversion_of_tree(f->kernel_src), *mm = NULL, *shown, *sv;
 	const char *dot = tv ? strchr(tv, '.') : NULL, *why = NULL;
 	const struct config *match = NULL, *from;
 
@@ -357,6 +357,8 @@ static void tree_source(struct farm *f)
 	fs->series = f->series ? xstrdup(f->series) :
 		farm_matrix_series(f, from);
 	shown = path_relative(f->top, f->top, fs->series);
+	/* tree_pick() found it by it: "7.3" of linux-source-7.3 */
+	sv = match ? config_version(match) : NULL;
 	if (!match)
 		farm_progress(f, NULL, "tree %s: series %s (%s's), %s",
 			      tv ? tv : "of no version",
@@ -365,12 +367,12 @@ static void tree_source(struct farm *f)
 			      "as its Makefile gives none");
 	else if (f->series)
 		farm_progress(f, NULL, "tree %s: goldens of source %s, %s; series %s (--series)",
-			      tv, strrchr(fs->name, '-') + 1, why, fs->series);
+			      tv, sv, why, fs->series);
 	else
 		farm_progress(f, NULL, "tree %s: series of source %s (%s), %s",
-			      tv, strrchr(fs->name, '-') + 1,
-			      shown ? shown : fs->series, why);
+			      tv, sv, shown ? shown : fs->series, why);
 	free(shown);
+	free(sv);
 	f->tree_build = path_tree_build(f->build);
 	f->kb.build = f->tree_build;
 	f->kb.cache = f->build;
@@ -392,6 +394,12 @@ static void tree_source(struct farm *f)
  * the whole matrix means its configurations; one of another source named
  * on the command line is bad usage.
  */
+/* @c's source as a user names it: its package, else @name, its tree's */
+static const char *source_shown(const struct config *c, const char *name)
+{
+	return c->s.src_package ? c->s.src_package : name;
+}
+
 static int tree_select(struct farm *f, int named, struct sf_err *err)
 {
 	char *want = config_source_name(&f->tree_match->s);
@@ -407,7 +415,8 @@ static int tree_select(struct farm *f, int named, struct sf_err *err)
 		else if (named)
 			ret = err_at(err, ERR_INPUT, NULL, 0, 0,
 				     "--kernel-src: the tree is checked against %s's goldens; '%s' is a configuration of %s",
-				     want, c->name, name);
+				     source_shown(f->tree_match, want), c->name,
+				     source_shown(c, name));
 		free(name);
 	}
 	f->nsel = kept;
