@@ -695,8 +695,8 @@ int proc_run_logged(struct proc *p, const char *what, int lines,
 		return err_set(err, "%s failed: cannot run '%s': %s", what,
 			       p->argv[0], strerror(code));
 	tail = file_tail(p->out_path, lines);
-	err_set(err, "%s failed (full log: %s):\n%s", what, p->out_path,
-		tail);
+	err_set(err, "%s %s (full log: %s):\n%s", what,
+		st == PROC_TIMEOUT ? "timed out" : "failed", p->out_path, tail);
 	free(tail);
 	return -1;
 }

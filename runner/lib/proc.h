@@ -63,7 +63,8 @@ enum proc_status proc_run(struct proc *p, int *code);
  * proc_run_logged() - proc_run() a step whose output goes to @p->out_path
  * @what: the step, for the message ("make tinyconfig")
  * @lines: how many of the log's last lines the message quotes
- * @err: "WHAT failed (full log: LOG):" and the log's tail when it ran;
+ * @err: "WHAT failed (full log: LOG):" and the log's tail when it ran
+ *	("WHAT timed out" past @p->timeout);
  *	"WHAT failed: cannot run 'CMD': ERRNO" when it could not start (not
  *	in PATH, no log could be opened): no log is named then, as none
  *	was written, or only an earlier step's

@@ -157,7 +157,6 @@ static int apt_setup(struct apt *a, struct sf_err *err)
 	return ret;
 }
 
-
 /*
  * PROG OPTIONS ARGS... in @dir (or anywhere), its output in the log.
  * Return: 0, or -1 with @err naming the log and its last lines.
@@ -167,8 +166,9 @@ static int apt_run(struct apt *a, const char *prog, const char *const *args,
 {
 	struct strv argv = STRV_INIT;
 	struct proc p = PROC_INIT;
-	enum proc_status st;
-	int code, ret = 0;
+	char *what = xstrfmt("'%s %s' of %s from %s", prog, args[0],
+			     a->sp->suite, a->sp->archive);
+	int ret;
 
 	strv_push(&argv, prog);
 	strv_extend(&argv, &a->opts);
@@ -179,17 +179,8 @@ static int apt_run(struct apt *a, const char *prog, const char *const *args,
 	p.out_path = a->log;
 	p.err_to_out = 1;
 	p.timeout = timeout;
-	st = proc_run(&p, &code);
-	if (st != PROC_EXITED || code) {
-		char *tail = file_tail(a->log, LOG_LINES);
-
-		ret = err_set(err, "'%s %s' of %s from %s %s (full log: %s):\n%s",
-			      prog, args[0], a->sp->suite, a->sp->archive,
-			      st == PROC_TIMEOUT ? "timed out" :
-			      st == PROC_START_FAILED ? "could not start" :
-			      "failed", a->log, tail);
-		free(tail);
-	}
+	ret = proc_run_logged(&p, what, LOG_LINES, err);
+	free(what);
 	strv_release(&argv);
 	return ret;
 }
