@@ -78,6 +78,7 @@ TESTS += tests/runner/t-report.sh tests/runner/t-fetch.sh
 TESTS += tests/runner/t-abi.sh tests/runner/t-cc.sh tests/runner/t-bisect-stop.sh
 TESTS += tests/runner/t-wings.sh tests/runner/t-options.sh tests/runner/t-paths.sh
 TESTS += tests/runner/t-mainline.sh
+TESTS += tests/runner/t-harness.sh
 BOOT_TESTS += tests/runner/t-abi-boot.sh tests/runner/t-roots.sh tests/runner/t-shell.sh tests/runner/t-lava.sh
 BOOT_TESTS += tests/ci/t-workflow.sh tests/ci/t-jobs.sh
 BOOT_TESTS += tests/runner/t-git-bisect.sh tests/runner/t-source-drift.sh

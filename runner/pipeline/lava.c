@@ -22,6 +22,8 @@
 #define LAVA_SLACK 90		/* lava-run's own start and end, at most */
 #define LOG_MAX (64 << 20)	/* a lava-run log larger than this is cut */
 #define LINE_MAX_BYTES (1 << 20)	/* a longer log line is skipped */
+/* a shorter one too, unparsed: none of LAVA's lacks one of these */
+#define LINE_MIN_BYTES (sizeof("{\"dt\": \"\", \"lvl\": \"\", \"msg\": \"\"}") - 1)
 
 /* LAVA's `arch` (lava-server's qemu.jinja2) for the kernel's ARCH= */
 static const char *lava_arch(const char *karch)
@@ -400,9 +402,10 @@ static json_t *lava_device(const struct config *c, json_t *job)
  * A line is walked once, as libyaml's events (its document loader takes
  * time quadratic in the nesting), and only the fields below are kept. A
  * line LAVA would not write is skipped, the walk stopped where it shows:
- * longer than LINE_MAX_BYTES, nested deeper than LINE_DEPTH_MAX, an
- * alias, a second document, a field written twice or holding a NUL (but
- * the console's), or not YAML.
+ * shorter than LINE_MIN_BYTES (unparsed: a parser for each of 64 MiB of
+ * empty lines took half a minute) or longer than LINE_MAX_BYTES, nested
+ * deeper than LINE_DEPTH_MAX, an alias, a second document, a field
+ * written twice or holding a NUL (but the console's), or not YAML.
  */
 #define LINE_DEPTH_MAX 8
 #define LINE_KEY_MAX 16		/* longer than the keys below */
@@ -524,7 +527,8 @@ static int line_walk(struct log_line *ln, const char *text, size_t n)
 	int ret = -1;
 
 	memset(ln, 0, sizeof(*ln));
-	if (n > LINE_MAX_BYTES || !yaml_parser_initialize(&p))
+	if (n < LINE_MIN_BYTES || n > LINE_MAX_BYTES ||
+	    !yaml_parser_initialize(&p))
 		return -1;
 	yaml_parser_set_input_string(&p, (const unsigned char *)text, n);
 	while (yaml_parser_parse(&p, &ev)) {

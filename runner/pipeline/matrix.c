@@ -374,11 +374,14 @@ static const char *sysfs_path_problem(const char *s)
 	return NULL;
 }
 
-/* Does @s hold a control character (a newline would split its line)? */
+/*
+ * Does @s hold a byte /dev/kmsg never shows as it is: a control character
+ * (a newline would split its line), DEL or a byte outside ASCII?
+ */
 static int kmsg_prefix_bad(const char *s)
 {
 	for (; *s; s++)
-		if ((unsigned char)*s < ' ' || *s == 0x7f)
+		if ((unsigned char)*s < ' ' || (unsigned char)*s >= 0x7f)
 			return 1;
 	return 0;
 }
@@ -450,13 +453,14 @@ static int check_rule(struct loader *ld, yaml_node_t *v,
 		/*
 		 * The guest reads the prefixes a line each; an empty one is
 		 * refused by the snapshotter, and /dev/kmsg shows a control
-		 * character as \xNN, so a prefix holding one matches nothing.
+		 * character, DEL and a byte outside ASCII (UTF-8's) as \xNN,
+		 * so a prefix holding one matches nothing.
 		 */
 		if (*s && !kmsg_prefix_bad(s))
 			return 0;
 		str_quote(shown, sizeof(shown), s);
 		return fail_at(ld, v, "'%s' prefix %s %s", what, shown,
-			       *s ? "holds a control character (the kernel log shows one as \\xNN)" :
+			       *s ? "holds a control character or a byte outside ASCII (the kernel log shows one as \\xNN)" :
 				    "is empty");
 	case R_DEB_VERSION:
 	case R_SHA256:
