@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd/builtin.h"
+#include "cmd/golden.h"
 #include "cmd/ui.h"
 #include "compare/abi.h"
 #include "compare/diff.h"
@@ -60,16 +61,21 @@ static int status_fold(int a, int b)
 	return verdict_exit_fold(a, b);
 }
 
-/* Checks one snapshot file and prints its findings. Return: exit status. */
+/*
+ * Checks one snapshot file and prints its findings; a @golden is read as
+ * every command reads one (golden_read(): never through a link).
+ * Return: exit status.
+ */
 static int snapshot_check(const struct abi_table *t, const char *name,
-			  const char *path, const struct strv *kconfig,
-			  unsigned char *seen)
+			  const char *path, int golden,
+			  const struct strv *kconfig, unsigned char *seen)
 {
 	struct abi_findings fs = ABI_FINDINGS_INIT;
 	struct sf_err err = SF_ERR_INIT;
 	json_t *snap;
 	size_t n;
-	int ret = snap_load(path, &snap, &err);
+	int ret = golden ? golden_read(path, &snap, &err) :
+		snap_load(path, &snap, &err);
 
 	if (ret) {
 		ui_error(NULL, &err);
@@ -98,7 +104,8 @@ static int file_check(const struct abi_table *t, const struct abi_opts *o,
 			ui_error("sysfarm", &err);
 			goto out;
 		}
-	status = snapshot_check(t, o->snapshot, o->snapshot, &kconfig, seen);
+	status = snapshot_check(t, o->snapshot, o->snapshot, 0, &kconfig,
+				seen);
 out:
 	strv_release(&kconfig);
 	return status;
@@ -124,7 +131,8 @@ static int configs_check(const struct farm *f, const struct abi_opts *o,
 			ui_error("sysfarm", &err);
 			ret = SF_EXIT_USAGE;
 		} else {
-			ret = snapshot_check(t, c->name, path, &kconfig, seen);
+			ret = snapshot_check(t, c->name, path, !!dir, &kconfig,
+					     seen);
 		}
 		status = status_fold(status, ret);
 		strv_release(&kconfig);
