@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/jsonfile.h"
@@ -13,6 +14,7 @@
 #include "lib/proc.h"
 #include "pipeline/fetch.h"
 #include "pipeline/source.h"
+#include "snapshotter/text.h"
 
 /* The update fetched 40 MB of lists in 6 s here; a .deb 167 MB in 2 s. */
 #define UPDATE_TIMEOUT 600.0
@@ -296,6 +298,7 @@ static int download(struct apt *a, const char *version, const char *deb,
 	char *want = xstrfmt("%s=%s", a->sp->package, version);
 	char *path = NULL, *record = path_deb_record(tmp), *tarball = NULL;
 	char fields[1024], sha[65];
+	struct stat st;
 	const char *dl[] = { "download", want, NULL };
 	json_t *j;
 	int ret = -1;
@@ -337,10 +340,21 @@ static int download(struct apt *a, const char *version, const char *deb,
 		if (proc_capture(x, DOWNLOAD_TIMEOUT, buf, sizeof(buf), err))
 			goto out;
 	}
+	/*
+	 * The tarball itself, not a link: the farm would build what it
+	 * points to, outside the .deb, as this version and sha256.
+	 */
 	tarball = path_deb_tarball(root, a->sp->package);
-	if (!path_exists(tarball)) {
+	if (lstat(tarball, &st)) {
 		err_set(err, "%s %s has no /usr/src/%s.tar.xz (not a linux-source package?)",
 			a->sp->package, version, a->sp->package);
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err_set(err, "%s %s's /usr/src/%s.tar.xz is %s, not the tarball",
+			a->sp->package, version, a->sp->package,
+			S_ISLNK(st.st_mode) ? "a symbolic link" :
+			file_kind(st.st_mode));
 		goto out;
 	}
 	j = json_pack("{s:s, s:s, s:s, s:s, s:s}", "package", a->sp->package,

@@ -5,7 +5,8 @@
 # throw-away key, serves a tiny linux-source-9.9. sysfarm fetches it with
 # apt's signature checking into the build directory, records its version
 # and sha256, refuses a version the suite does not have (naming the one it
-# has), a wrong sha256, an unsigned or wrongly signed suite (125), and
+# has), a wrong sha256, an unsigned or wrongly signed suite, a .deb whose
+# tarball is a link (125), and
 # writes nothing outside the build directory, /etc/apt least of all.
 . "$(dirname "$0")/../lib.sh"
 
@@ -186,6 +187,20 @@ check "a package the suite no longer has is 125 (status $st)" test $st = 125
 check "... saying so" grep -q \
 	'kernel.package: fake from file:.* has no linux-source-9.9 any more' \
 	"$TMP/err"
+
+# A .deb whose tarball is a link: the farm would build the link's target,
+# outside the .deb, as that version and sha256.
+tar -C "$TMP/tree" -cJf "$TMP/elsewhere.tar.xz" linux-source-9.9
+ln -sf "$TMP/elsewhere.tar.xz" "$TMP/pkg/usr/src/linux-source-9.9.tar.xz"
+deb 9.9.5-1
+suite good
+sf fetch
+check "a .deb whose tarball is a symbolic link is refused, 125 (status $st)" \
+	test $st = 125
+check "... saying so" grep -q \
+	"linux-source-9.9 9.9.5-1's /usr/src/linux-source-9.9.tar.xz is a symbolic link, not the tarball" \
+	"$TMP/err"
+check "... and is not kept" test ! -e "$B/debs/linux-source-9.9_9.9.5-1"
 
 etc_apt >"$TMP/etc-apt.after"
 check "/etc/apt is untouched" cmp "$TMP/etc-apt.before" "$TMP/etc-apt.after"
