@@ -412,19 +412,22 @@ int fetch_source(const char *build, const struct fetch_spec *sp,
 			goto out;
 	}
 	for (;;) {
-		if (!sp->version && !have.n) {
-			no_package(sp, err);
-			goto out;
+		if (sp->version || have.n) {
+			free(want);
+			free(name);
+			free(deb);
+			want = xstrdup(sp->version ? sp->version : have.v[0]);
+			name = xstrfmt("%s_%s", sp->package, want);
+			deb = path_deb(build, name);
+			if (record_read(deb, want, out))
+				break;
 		}
-		free(want);
-		free(name);
-		free(deb);
-		want = xstrdup(sp->version ? sp->version : have.v[0]);
-		name = xstrfmt("%s_%s", sp->package, want);
-		deb = path_deb(build, name);
-		if (record_read(deb, want, out) || updated++)
+		if (updated++)
 			break;
-		/* not fetched yet: the list as the archive has it now */
+		/*
+		 * Not fetched yet, or not in a list older than the package:
+		 * the list as the archive has it now
+		 */
 		strv_release(&have);
 		if (apt_update(&a, err) || apt_versions(&a, &have, err))
 			goto out;

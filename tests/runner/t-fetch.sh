@@ -106,6 +106,16 @@ matrix ""
 sf list
 check "list fetches nothing (it builds nothing)" test ! -e "$B/apt"
 
+# The list last said the suite had no such package; it has now: the list
+# is read again, not "no linux-source-9.9 any more" from the old one.
+mv "$A/pool" "$A/pool.later" && suite good
+sf fetch
+check "a suite without the package is 125 (status $st)" test $st = 125
+mv "$A/pool.later" "$A/pool" && suite good
+sf build
+check "... a build once it has it updates the list again (status $st)" \
+	test $st = 0
+
 sf fetch
 check "fetch gets the suite's current version, and says so" \
 	grep -qx "linux-source-9.9 9.9.1-1 fake sha256 $debsha: $B/debs/linux-source-9.9_9.9.1-1/root/usr/src/linux-source-9.9.tar.xz" \
