@@ -138,6 +138,17 @@ mv "$A" "$A.away"
 sf build
 check "a fetched pin needs no archive (offline rerun, status $st)" \
 	test $st = 0
+zeros=0000000000000000000000000000000000000000000000000000000000000000
+matrix "        version: 9.9.1-1
+        sha256: $zeros"
+sf build
+check "... nor one whose sha256 is not the pinned one (status $st)" \
+	test $st = 125
+check "... saying both" grep -q \
+	"kernel.sha256: linux-source-9.9 9.9.1-1 from fake has sha256 $debsha, the matrix pins $zeros" \
+	"$TMP/err"
+matrix "        version: 9.9.1-1
+        sha256: $debsha"
 R=$B/debs/linux-source-9.9_9.9.1-1/fetched.json
 jq '.version = "9.9.0-1"' "$R" >"$R.new" && mv "$R.new" "$R"
 sf build
@@ -187,6 +198,9 @@ check "a suite signed by another key is refused, 125 (status $st)" test $st = 12
 check "... apt's reason shown (the last lists are not used)" grep -q \
 	"^E: Failed to fetch file:$A/dists/fake/InRelease .* NO_PUBKEY" "$TMP/err"
 check "... nothing of it fetched" test ! -e "$B/debs/linux-source-9.9_9.9.4-1"
+matrix ""
+sf build
+check "... nor is the last list a build's after it (status $st)" test $st = 125
 
 # The package line gone from the suite.
 rm "$A"/pool/*.deb
