@@ -392,6 +392,20 @@ static int no_package(const struct fetch_spec *sp, struct sf_err *err)
 		       sp->suite, sp->archive, sp->package);
 }
 
+/* The suite's current version is not one the matrix could pin. */
+static int version_bad(const struct fetch_spec *sp, const char *version,
+		       struct sf_err *err)
+{
+	const char *why = matrix_version_problem(version);
+	char shown[80];
+
+	if (!why)
+		return 0;
+	return err_set(err, "kernel.version: %s from %s has %s at version %s, which %s",
+		       sp->suite, sp->archive, sp->package,
+		       str_quote(shown, sizeof(shown), version), why);
+}
+
 int fetch_source(const char *build, const struct fetch_spec *sp,
 		 int refresh, struct fetched *out, struct sf_err *err)
 {
@@ -416,6 +430,9 @@ int fetch_source(const char *build, const struct fetch_spec *sp,
 			free(want);
 			free(name);
 			free(deb);
+			/* the archive's: it names paths under BUILD too */
+			if (!sp->version && version_bad(sp, have.v[0], err))
+				goto out;
 			want = xstrdup(sp->version ? sp->version : have.v[0]);
 			name = xstrfmt("%s_%s", sp->package, want);
 			deb = path_deb(build, name);

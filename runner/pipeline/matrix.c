@@ -428,6 +428,11 @@ static const char *fetch_value_problem(const char *s, enum field_rule rule)
 	}
 }
 
+const char *matrix_version_problem(const char *s)
+{
+	return fetch_value_problem(s, R_DEB_VERSION);
+}
+
 /* @v as @f's rule wants it, or a message at @v. */
 static int check_rule(struct loader *ld, yaml_node_t *v,
 		      const struct field *f)

@@ -108,6 +108,12 @@ int matrix_select(const struct matrix *m, char *const *names, int n,
  */
 const char *matrix_name_problem(const char *s);
 
+/*
+ * Return: NULL when @s is a Debian version a fetched source may have
+ * (kernel.version's rule: no epoch, no '/'), else what is wrong.
+ */
+const char *matrix_version_problem(const char *s);
+
 /* The path of a file named in the matrix, resolved against its directory. */
 char *matrix_file(const struct matrix *m, const char *rel);
 

@@ -50,7 +50,11 @@ suite() {
 	rm -rf "$d" && mkdir -p "$d/main/binary-amd64"
 	(cd "$A" && dpkg-scanpackages pool 2>/dev/null) \
 		>"$d/main/binary-amd64/Packages"
-	p=main/binary-amd64/Packages
+	release "${1:-}"
+}
+# release [KEY]: the suite's Release for its Packages, signed by KEY
+release() {
+	d=$A/dists/fake p=main/binary-amd64/Packages
 	{
 		printf 'Suite: fake\nCodename: fake\nDate: %s\nArchitectures: amd64\nComponents: main\nSHA256:\n' \
 			"$(date -Ru)"
@@ -225,6 +229,22 @@ check "... saying so" grep -q \
 	"linux-source-9.9 9.9.5-1's /usr/src/linux-source-9.9.tar.xz is a symbolic link, not the tarball" \
 	"$TMP/err"
 check "... and is not kept" test ! -e "$B/debs/linux-source-9.9_9.9.5-1"
+
+# A version in the suite's list that climbs out of the build directory
+# (it names BUILD/debs/PACKAGE_VERSION.new, removed when apt fails)
+mkdir -p "$TMP/victim/linux-source-9.9_9.new"
+sed -i 's|^Version: .*|Version: 9/../../../victim/linux-source-9.9_9|' \
+	"$A/dists/fake/main/binary-amd64/Packages"
+release good
+matrix ""
+sf fetch
+check "a version in the suite's list with a / is refused, 125 (status $st)" \
+	test $st = 125
+check "... saying so" grep -q \
+	"kernel.version: fake from file:$A has linux-source-9.9 at version '9/\.\./\.\./\.\./victim/linux-source-9.9_9', which must be a Debian version" \
+	"$TMP/err"
+check "... nothing outside the build directory removed" \
+	test -d "$TMP/victim/linux-source-9.9_9.new"
 
 etc_apt >"$TMP/etc-apt.after"
 check "/etc/apt is untouched" cmp "$TMP/etc-apt.before" "$TMP/etc-apt.after"
