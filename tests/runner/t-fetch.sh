@@ -246,6 +246,21 @@ check "... saying so" grep -q \
 check "... nothing outside the build directory removed" \
 	test -d "$TMP/victim/linux-source-9.9_9.new"
 
+# The default archive, by the suite's name: offline, a pin already
+# fetched asks apt nothing, but the farm's deb822 file is written.
+for s in fake:debian fake-security:debian-security; do
+	B=$TMP/build-${s%%:*}
+	mkdir -p "$B/debs/linux-source-9.9_9.9.1-1"
+	printf '{"version": "9.9.1-1", "sha256": "%s"}\n' "$debsha" \
+		>"$B/debs/linux-source-9.9_9.9.1-1/fetched.json"
+	matrix "        version: 9.9.1-1"
+	sed -i -e "s/suite: fake/suite: ${s%%:*}/" -e '/archive:/d' "$M"
+	sf fetch
+	check "suite ${s%%:*} without kernel.archive: http://deb.debian.org/${s#*:} (status $st)" \
+		grep -qx "URIs: http://deb.debian.org/${s#*:}" \
+		"$B/apt/${s%%:*}"-*/sources/sysfarm.sources
+done
+
 etc_apt >"$TMP/etc-apt.after"
 check "/etc/apt is untouched" cmp "$TMP/etc-apt.before" "$TMP/etc-apt.after"
 find /etc/apt /var/lib/apt /var/cache/apt -newer "$TMP/start" \
