@@ -197,6 +197,9 @@ static int apt_update(struct apt *a, struct sf_err *err)
 	const char *args[] = { "update", "--error-on=any", NULL };
 
 	unlink(a->updated);
+	/* apt would read a FIFO or a device until its timeout */
+	if (input_check(a->sp->keyring, SIZE_MAX, err))
+		return err_context(err, "kernel.keyring ");
 	if (apt_run(a, "apt-get", args, NULL, UPDATE_TIMEOUT, err))
 		return -1;
 	if (file_write_atomic(a->updated, "", 0))

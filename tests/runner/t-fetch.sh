@@ -261,6 +261,18 @@ for s in fake:debian fake-security:debian-security; do
 		"$B/apt/${s%%:*}"-*/sources/sysfarm.sources
 done
 
+# A keyring that is a FIFO: apt would wait on it for its whole timeout
+mkfifo "$TMP/fifo.gpg"
+matrix ""
+sed -i "s|keyring: .*|keyring: $TMP/fifo.gpg|" "$M"
+timeout 20 "$SYSFARM" fetch --matrix "$M" --build-dir "$B" >"$TMP/out" \
+	2>"$TMP/err"
+st=$?
+check "a keyring that is a FIFO is refused at once, 125 (status $st)" \
+	test $st = 125
+check "... saying so" grep -q \
+	"kernel.keyring $TMP/fifo.gpg: not a regular file (a FIFO)" "$TMP/err"
+
 etc_apt >"$TMP/etc-apt.after"
 check "/etc/apt is untouched" cmp "$TMP/etc-apt.before" "$TMP/etc-apt.after"
 find /etc/apt /var/lib/apt /var/cache/apt -newer "$TMP/start" \
