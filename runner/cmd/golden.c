@@ -154,11 +154,16 @@ static void goldens_obsolete(const struct farm *f, struct golden_run *run)
 
 		if (!golden_names_config(f, name, ".json")) {
 			why = golden_foreign(path);
-			if (why)
+			if (why) {
+				/* Anyone's name: shown as a terminal shows it safely */
+				char *shown = diff_text_clean(path, strlen(path), "");
+
 				strv_pushf(&run->foreign, "%s: not a sysfarm golden (%s), left alone",
-					   path, why);
-			else
+					   shown, why);
+				free(shown);
+			} else {
 				strv_push(&run->obsolete, path);
+			}
 		}
 		free(path);
 		free(names[k]);
@@ -687,9 +692,13 @@ void golden_print(const struct farm *f, const struct golden_run *run,
 	for (size_t s = 0; s < f->nsel; s++)
 		free(text[s]);
 	free(text);
-	for (size_t i = 0; i < run->obsolete.n; i++)
-		printf("\n%s: obsolete: no configuration produces it\n",
-		       run->obsolete.v[i]);
+	for (size_t i = 0; i < run->obsolete.n; i++) {
+		const char *p = run->obsolete.v[i];
+		char *shown = diff_text_clean(p, strlen(p), "");
+
+		printf("\n%s: obsolete: no configuration produces it\n", shown);
+		free(shown);
+	}
 	for (size_t i = 0; i < run->foreign.n; i++)
 		printf("\n%s\n", run->foreign.v[i]);
 	if (abi_count(&run->abi_stale)) {

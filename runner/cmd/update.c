@@ -9,6 +9,7 @@
 #include "cmd/builtin.h"
 #include "cmd/golden.h"
 #include "cmd/ui.h"
+#include "compare/diff.h"
 #include "compare/snap.h"
 #include "lib/exitcode.h"
 #include "lib/paths.h"
@@ -116,16 +117,21 @@ int cmd_update(int argc, char **argv)
 	/* Only a whole run's snapshots prove that no configuration makes it */
 	for (size_t k = 0; f.nsel == f.m.nconfigs && !untested &&
 			   k < run.obsolete.n; k++) {
+		char *shown;
+
 		changes++;
 		if (refuse)
 			continue;
-		printf("removing obsolete %s\n", run.obsolete.v[k]);
+		shown = diff_text_clean(run.obsolete.v[k],
+					strlen(run.obsolete.v[k]), "");
+		printf("removing obsolete %s\n", shown);
 		fflush(stdout);
 		if (unlink(run.obsolete.v[k])) {
 			fprintf(stderr, "sysfarm: cannot remove '%s': %s\n",
-				run.obsolete.v[k], strerror(errno));
+				shown, strerror(errno));
 			status = SF_EXIT_UNTESTED;
 		}
+		free(shown);
 	}
 	if (changes && refuse) {
 		char *out = path_out(f.build, "<config>");

@@ -556,7 +556,8 @@ static int line_is(const struct log_line *ln, enum line_field f,
 struct lava_log {
 	char *console;		/* the target's lines */
 	size_t clen, csize;
-	char *command;		/* "Boot command: ..." */
+	char *command;		/* "Boot command: ..." (the first) */
+	int commands_differ;	/* a later one is not the first */
 	char *result;		/* the job's: pass or fail */
 	char *error_type;	/* Infrastructure, Job, Configuration, ... */
 	char *error_msg;
@@ -590,9 +591,12 @@ static void log_line_apply(struct lava_log *l, struct log_line *ln)
 		memcpy(l->console + l->clen, msg, m);
 		l->clen += m;
 		l->console[l->clen++] = '\n';
-	} else if (line_is(ln, F_LVL, "info") && msg && !l->command &&
-		   strlen(msg) == m && !strncmp(msg, "Boot command: ", 14)) {
-		l->command = xstrdup(msg + 14);
+	} else if (line_is(ln, F_LVL, "info") && msg && strlen(msg) == m &&
+		   !strncmp(msg, "Boot command: ", 14)) {
+		if (!l->command)
+			l->command = xstrdup(msg + 14);
+		else if (strcmp(l->command, msg + 14))
+			l->commands_differ = 1;
 	} else if (!line_is(ln, F_LVL, "results") ||
 		   !line_is(ln, F_DEFINITION, "lava")) {
 		return;
@@ -799,6 +803,9 @@ static int lab_log_check(const struct boot *b, const char *dtb,
 	}
 	if (!l->command)
 		return err_set(err, "%s: no boot command: the log cannot show that the lab booted \"%s\"",
+			       logf, b->cmdline);
+	if (l->commands_differ)
+		return err_set(err, "%s: two boot commands that differ: the log cannot show that the lab booted only \"%s\"",
 			       logf, b->cmdline);
 	if (!log_cmdline_is(l->command, b->cmdline))
 		return err_set(err, "%s: the lab booted another kernel command line than \"%s\": write the jobs again (lava-jobs) and submit them",
