@@ -34,6 +34,7 @@ cat >>"$D/roots.yaml" <<'EOT'
   - {sysfs: "off"}
   - {tca6507: absent}
   - {source: "6.12"}
+  - {source: "7.3"}
 EOT
 
 "$SYSFARM" list --json --matrix "$D/roots.yaml" >"$TMP/list"
