@@ -25,6 +25,7 @@ EOT
 sed -e 's#\(\[\|, \|: \)\(patches\|snapshotter\|build\)/#\1../../\2/#g' \
 	-e 's#^\(  roots: \[.*\)\]$#\1, bus/i2c/devices]#' \
 	-e '/^  - {.*arch: arm,/d' \
+	-e '/^  - {source: /d' \
 	-e '/^  - {.*sysfs: "off",$/,/}$/d' \
 	-e '/^exclude:$/i\  - {tca6507: emulated, arch: x86_64, probes: [i2c.probes]}' \
 	matrix.yaml >"$D/roots.yaml"
