@@ -37,9 +37,14 @@ char *kversion_of_tree(const char *dir)
 	free(text);
 	if (!*part[0] || !*part[1])
 		return NULL;
-	/* It names directories and is printed: plain characters only */
+	/*
+	 * The numbers are numbers ("VERSION = x" is no 0, "-1" no huge
+	 * release: kversion_cmp() would order them so); the rest names
+	 * directories and is printed: plain characters only.
+	 */
 	for (size_t i = 0; i < ARRAY_SIZE(part); i++)
-		if (strspn(part[i], VERSION_CHARS) != strlen(part[i]))
+		if (strspn(part[i], i < 3 ? "0123456789" : VERSION_CHARS) !=
+		    strlen(part[i]) || (i < 3 && strlen(part[i]) > 9))
 			return NULL;
 	return xstrfmt("%s.%s%s%s%s", part[0], part[1], *part[2] ? "." : "",
 		       part[2], part[3]);
