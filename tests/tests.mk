@@ -16,3 +16,6 @@ check: deps
 check-fast:
 	$(MAKE) all $(CHECK_DEPS)
 	tests/harness $(TESTS)
+
+# The documents show commands that parse and links that lead somewhere.
+TESTS += tests/doc/t-doc.sh

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # What is guarded is data: another sysfs subtree, /sys/bus/i2c/devices
 # (where the emulated TCA6507 sits), guarded by editing only data, as
-# README's "Guarding another subtree" does: a root appended to the
+# doc/matrix.md's "Guarding another subtree" does: a root appended to the
 # matrix's `roots:` and a probe file. The matrix is matrix.yaml reduced to
 # x86_64-sysfs-on-tca6507; its snapshot must hold the new tree, and all the
 # rest as the golden has it. Roots are boot data: same build key, same
