@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # The host command build/sysfarm, linked against libyaml and jansson.
 
-# Four wings (runner/README.md): cmd/ over pipeline/ and compare/, all over
-# lib/; includes name the wing ("lib/util.h"), resolved from runner/.
-RUNNER_WINGS := cmd pipeline compare lib
+# Five wings (runner/README.md): cmd/ over verify/, verify/ over pipeline/
+# and compare/, all over lib/; includes name the wing ("lib/util.h"),
+# resolved from runner/.
+RUNNER_WINGS := cmd verify pipeline compare lib
 RUNNER_SRCS := $(foreach w,$(RUNNER_WINGS),$(wildcard runner/$(w)/*.c)) \
 	snapshotter/frame.c snapshotter/text.c
 RUNNER_OBJS := $(patsubst %.c,$(BUILD)/runner/%.o,$(RUNNER_SRCS))
@@ -64,16 +65,26 @@ $(METER_UNIT): $(METER_UNIT_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^
 
+# Unit tests of the one exit policy, runner/lib/verdict.c's folds (TAP).
+EXIT_UNIT := $(BUILD)/tests/exit-unit
+EXIT_UNIT_OBJS := $(BUILD)/runner/tests/runner/exit-unit.o \
+	$(BUILD)/runner/runner/lib/verdict.o
+
+$(EXIT_UNIT): $(EXIT_UNIT_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^
+
 -include $(RUNNER_OBJS:.o=.d) $(SYSFARM_CC_OBJS:.o=.d) $(PROC_UNIT_OBJS:.o=.d)
 -include $(UTIL_UNIT_OBJS:.o=.d) $(BOOT_UNIT_OBJS:.o=.d) $(METER_UNIT_OBJS:.o=.d)
+-include $(EXIT_UNIT_OBJS:.o=.d)
 
 TESTS += tests/runner/t-matrix.sh tests/runner/t-goldens-abi.sh
 BOOT_TESTS += tests/runner/t-run.sh tests/runner/t-checkpatch.sh tests/runner/t-golden.sh tests/runner/t-bisect.sh tests/runner/t-faults.sh
 CHECK_DEPS += $(SYSFARM) $(BUILD)/sysfarm-cc $(PROC_UNIT) $(UTIL_UNIT)
-CHECK_DEPS += $(BOOT_UNIT) $(METER_UNIT)
-TESTS += $(PROC_UNIT) $(UTIL_UNIT) $(BOOT_UNIT) $(METER_UNIT)
+CHECK_DEPS += $(BOOT_UNIT) $(METER_UNIT) $(EXIT_UNIT)
+TESTS += $(PROC_UNIT) $(UTIL_UNIT) $(BOOT_UNIT) $(METER_UNIT) $(EXIT_UNIT)
 TESTS += tests/runner/t-diff.sh tests/hostile/t-hostile.sh
-TESTS += tests/runner/t-upgrade.sh tests/runner/t-review.sh
+TESTS += tests/runner/t-upgrade.sh tests/runner/t-review.sh tests/runner/t-exit.sh
 TESTS += tests/runner/t-report.sh tests/runner/t-fetch.sh
 TESTS += tests/runner/t-abi.sh tests/runner/t-cc.sh tests/runner/t-bisect-stop.sh
 TESTS += tests/runner/t-wings.sh tests/runner/t-options.sh tests/runner/t-paths.sh

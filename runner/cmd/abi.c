@@ -53,14 +53,6 @@ static const struct opt_cmd abi_cmd = {
 	.nargs = OPT_CONFIGS,
 };
 
-/* Like verdict_exit_fold(), but bad input outranks everything. */
-static int status_fold(int a, int b)
-{
-	if (a == SF_EXIT_USAGE || b == SF_EXIT_USAGE)
-		return SF_EXIT_USAGE;
-	return verdict_exit_fold(a, b);
-}
-
 /*
  * Checks one snapshot file and prints its findings; a @golden is read as
  * every command reads one (golden_read(): never through a link).
@@ -79,7 +71,7 @@ static int snapshot_check(const struct abi_table *t, const char *name,
 
 	if (ret) {
 		ui_error(NULL, &err);
-		return ret == INPUT_EIO ? SF_EXIT_UNTESTED : SF_EXIT_USAGE;
+		return verdict_exit_input(ret);
 	}
 	abi_check(t, snap, kconfig, seen, &fs);
 	n = abi_count(&fs);
@@ -134,7 +126,7 @@ static int configs_check(const struct farm *f, const struct abi_opts *o,
 			ret = snapshot_check(t, c->name, path, !!dir, &kconfig,
 					     seen);
 		}
-		status = status_fold(status, ret);
+		status = verdict_exit_fold(status, ret);
 		strv_release(&kconfig);
 		free(path);
 		free(out);
@@ -181,7 +173,7 @@ static int docs_check(const struct farm *f, const struct abi_opts *o,
 		char *tree = root ? path_source_tree(root) :
 			xstrdup(f->kernel_src);
 
-		status = status_fold(status, docs_check_tree(o, t, tree));
+		status = verdict_exit_fold(status, docs_check_tree(o, t, tree));
 		free(tree);
 	}
 	return status;
@@ -235,7 +227,7 @@ int cmd_abi(int argc, char **argv)
 		status = configs_check(&f, &o, &t, seen);
 	/* Bad input is reported alone: the first error wins. */
 	if (status != SF_EXIT_USAGE)
-		status = status_fold(status, docs_check(&f, &o, &t));
+		status = verdict_exit_fold(status, docs_check(&f, &o, &t));
 	for (size_t r = 0; r < t.n; r++) {
 		char *path;
 

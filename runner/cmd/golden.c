@@ -66,10 +66,13 @@ int golden_read(const char *path, json_t **out, struct sf_err *err)
 	return snap_load(path, out, err);
 }
 
-/* Bad goldens are bad input: refuse them before an hour of building. */
+/*
+ * Bad goldens are bad input: refuse them before an hour of building.
+ * Return: 0, or the exit status of the worst (verdict_exit_input()).
+ */
 static int goldens_validate(const struct farm *f, struct golden_run *run)
 {
-	int bad = 0;
+	int status = SF_EXIT_OK;
 
 	for (size_t s = 0; s < f->nsel; s++) {
 		char *path = path_golden(run->expected,
@@ -77,14 +80,15 @@ static int goldens_validate(const struct farm *f, struct golden_run *run)
 		struct sf_err err = SF_ERR_INIT;
 		json_t *j = NULL;
 
-		if (path_exists(path) && golden_read(path, &j, &err)) {
+		int ret = path_exists(path) ? golden_read(path, &j, &err) : 0;
+
+		if (ret)
 			ui_error(NULL, &err);
-			bad = 1;
-		}
+		status = verdict_exit_fold(status, verdict_exit_input(ret));
 		json_decref(j);
 		free(path);
 	}
-	return bad;
+	return status;
 }
 
 /* The runner's "inputs" beside the guest's "snapshotter": sysfarm's. */
@@ -539,6 +543,7 @@ int golden_run(struct farm *f, const struct golden_opts *o,
 					 .snapshot = golden_one, .ctx = run };
 	struct sf_err err = SF_ERR_INIT;
 	char *path, *text;
+	int status;
 
 	memset(run, 0, sizeof(*run));
 	run->runs = run_alloc(f);
@@ -555,7 +560,9 @@ int golden_run(struct farm *f, const struct golden_opts *o,
 	run->pending = o->pending && !golden_ci();
 	if (golden_dir_load(&o->dir, f->top, &run->expected, &run->reds))
 		return SF_EXIT_USAGE;
-	if (goldens_validate(f, run) || pending_refuse(run) ||
+	if ((status = goldens_validate(f, run)))
+		return status;
+	if (pending_refuse(run) ||
 	    (o->abi && golden_abi_load(run->expected, &run->abi)))
 		return SF_EXIT_USAGE;
 

@@ -146,7 +146,9 @@ struct golden_run {
  * after: obsolete if sysfarm wrote them (a regular file, a snapshot whose
  * header has "inputs" and "snapshotter"), foreign otherwise.
  *
- * Return: 0, or SF_EXIT_USAGE after printing a bad input's message.
+ * Return: 0, or after printing its message SF_EXIT_USAGE for bad input
+ * (a golden that cannot be parsed), SF_EXIT_UNTESTED for a golden that
+ * cannot be read (verdict_exit_input()).
  */
 int golden_run(struct farm *f, const struct golden_opts *o,
 	       struct golden_run *run);

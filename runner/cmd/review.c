@@ -25,9 +25,9 @@ static const char about[] =
 	"file no configuration is named after is listed, and --reject removes\n"
 	"it. Builds and boots nothing; a review interrupted loses nothing.\n"
 	"Exit status: 0 none left pending, 1 some left (skipped or listed),\n"
-	"2 a pending file or golden that cannot be read or is a symbolic\n"
-	"link (a link --reject removes, never its target), 125 a golden\n"
-	"that cannot be written.\n";
+	"2 a pending file or golden that cannot be parsed or is a symbolic\n"
+	"link (a link --reject removes, never its target), 125 one that\n"
+	"cannot be read, or a golden that cannot be written.\n";
 
 struct review_opts {
 	struct golden_dir_opts dir;
@@ -54,20 +54,6 @@ static const struct opt_cmd review_cmd = {
 
 enum answer { ACCEPT, REJECT, SKIP, QUIT };
 
-/* Bad input over a failed write over a pending file left. */
-static int worse(int a, int b)
-{
-	static const int order[] = { SF_EXIT_OK, SF_EXIT_DIFF,
-				     SF_EXIT_UNTESTED, SF_EXIT_USAGE };
-	int ra = 0, rb = 0;
-
-	for (int i = 0; i < 4; i++) {
-		ra = order[i] == a ? i : ra;
-		rb = order[i] == b ? i : rb;
-	}
-	return ra > rb ? a : b;
-}
-
 struct review {
 	struct farm *f;
 	const struct review_opts *o;
@@ -75,8 +61,12 @@ struct review {
 	struct redactions reds;
 	struct abi_table abi;
 	int ask;			/* on a terminal, neither option */
-	int status;
+	int status;			/* reading's, folded */
+	int lost;			/* a golden not written, a pending
+					 * file not removed (said) */
 	size_t left;			/* pending files still there */
+	size_t unread;			/* of those, not shown: it or its
+					 * golden was not read */
 };
 
 /* @line (@len bytes), blanks trimmed, is @word or its first letter. */
@@ -155,7 +145,8 @@ out:
 
 /*
  * @snap (the pending file, loaded) against @golden: the summary line and
- * each change. Return: 0, or -1 when the golden cannot be read (said).
+ * each change. Return: 0, or INPUT_EIO / INPUT_EBAD when the golden cannot
+ * be read or parsed (said).
  */
 static int show_diff(struct review *rv, const struct config *c,
 		     const char *pending, const char *golden, json_t *snap)
@@ -164,16 +155,18 @@ static int show_diff(struct review *rv, const struct config *c,
 	struct diff d = DIFF_INIT;
 	json_t *gj = NULL;
 	char *summary;
+	int ret;
 
 	if (!path_exists(golden)) {
 		printf("\n%s: NEW: no golden %s yet (%s)\n", c->name, golden,
 		       pending);
 		return 0;
 	}
-	if (golden_read(golden, &gj, &err) || snap_check(golden, gj, &err)) {
+	ret = golden_read(golden, &gj, &err);
+	if (ret || (ret = snap_check(golden, gj, &err))) {
 		ui_error(NULL, &err);
 		json_decref(gj);
-		return -1;
+		return ret;
 	}
 	snap_diff(gj, snap, &rv->reds, &d);
 	golden_allow(&rv->abi, 0, snap, &d);
@@ -218,7 +211,7 @@ static int pending_remove(struct review *rv, const char *pending,
 	} else if (unlink(pending) && errno != ENOENT) {
 		fprintf(stderr, "sysfarm: cannot remove %s: %s\n", q,
 			strerror(errno));
-		rv->status = worse(rv->status, SF_EXIT_UNTESTED);
+		rv->lost = 1;
 		rv->left++;
 		ret = -1;
 	}
@@ -234,7 +227,7 @@ static void accept(struct review *rv, const char *pending, const char *golden,
 
 	if (golden_save(rv->expected, golden, snap, &rv->reds, &err)) {
 		ui_error("sysfarm", &err);
-		rv->status = worse(rv->status, SF_EXIT_UNTESTED);
+		rv->lost = 1;
 		rv->left++;
 		return;
 	}
@@ -263,24 +256,29 @@ static int review_one(struct review *rv, const struct config *c)
 	enum answer a = SKIP;
 	json_t *snap = NULL;
 	struct stat seen;
-	int quit = 0;
+	int quit = 0, ret;
 
 	if (lstat(pending, &seen))
 		goto out;
-	if (golden_read(pending, &snap, &err) ||
-	    snap_check(pending, snap, &err)) {
+	ret = golden_read(pending, &snap, &err);
+	if (ret || (ret = snap_check(pending, snap, &err))) {
 		ui_error(NULL, &err);
-		rv->status = worse(rv->status, SF_EXIT_USAGE);
+		rv->status = verdict_exit_fold(rv->status,
+					       verdict_exit_input(ret));
 		/* a damaged pending file can still be rejected */
-		if (rv->o->reject)
+		if (rv->o->reject) {
 			reject(rv, pending, &seen);
-		else
+		} else {
 			rv->left++;
+			rv->unread++;
+		}
 		goto out;
 	}
-	if (show_diff(rv, c, pending, golden, snap)) {
-		rv->status = worse(rv->status, SF_EXIT_USAGE);
+	if ((ret = show_diff(rv, c, pending, golden, snap))) {
+		rv->status = verdict_exit_fold(rv->status,
+					       verdict_exit_input(ret));
 		rv->left++;
+		rv->unread++;
 		goto out;
 	}
 	show_abi(rv, c, snap);
@@ -380,8 +378,11 @@ int cmd_review(int argc, char **argv)
 		       rv.left == 1 ? "" : "s", rv.expected);
 	else
 		printf("no pending snapshot in %s\n", rv.expected);
-	status = worse(rv.status,
-				   rv.left ? SF_EXIT_DIFF : SF_EXIT_OK);
+	/* one not shown is the read's failure, not a difference left */
+	status = verdict_exit_fold(rv.status, rv.left > rv.unread ?
+				   SF_EXIT_DIFF : SF_EXIT_OK);
+	if (rv.lost)
+		status = verdict_exit_lost(status);
 out:
 	abi_table_release(&rv.abi);
 	redactions_release(&rv.reds);

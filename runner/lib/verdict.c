@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Verdict names and their exit statuses. */
 #include "lib/exitcode.h"
+#include "lib/util.h"
 #include "lib/verdict.h"
 
 static const struct {
@@ -38,13 +39,24 @@ int verdict_exit(enum verdict v)
 	return v < V_NR ? verdicts[v].exit : SF_EXIT_UNTESTED;
 }
 
+/* The exit policy's order (exitcode.h): the first listed wins. */
+static const int exit_order[] = {
+	SF_EXIT_INTERRUPTED, SF_EXIT_USAGE, SF_EXIT_DIFF, SF_EXIT_UNTESTED,
+	SF_EXIT_OK,
+};
+
 int verdict_exit_fold(int a, int b)
 {
-	if (a == SF_EXIT_DIFF || b == SF_EXIT_DIFF)
-		return SF_EXIT_DIFF;
-	if (a == SF_EXIT_UNTESTED || b == SF_EXIT_UNTESTED)
-		return SF_EXIT_UNTESTED;
+	for (size_t i = 0; i < ARRAY_SIZE(exit_order); i++)
+		if (a == exit_order[i] || b == exit_order[i])
+			return exit_order[i];
 	return a ? a : b;
+}
+
+int verdict_exit_input(int ret)
+{
+	return !ret ? SF_EXIT_OK : ret == INPUT_EIO ? SF_EXIT_UNTESTED :
+						      SF_EXIT_USAGE;
 }
 
 int verdict_exit_lost(int status)

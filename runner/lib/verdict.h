@@ -35,14 +35,30 @@ int verdict_retried(enum verdict v);
 /* The exit status a verdict asks for; see exitcode.h. */
 int verdict_exit(enum verdict v);
 
-/* Folds statuses: a difference outranks "untested" outranks success. */
+/**
+ * verdict_exit_fold() - the one exit policy: two outcomes' statuses as one
+ *
+ * Every command folds its verdicts and errors through this function, in
+ * the order exitcode.h documents: interrupted (130), bad usage or input
+ * (2), an ABI difference (1), could not test (125), success (0).
+ *
+ * Return: whichever of @a and @b comes first in that order.
+ */
 int verdict_exit_fold(int a, int b);
 
 /*
- * @status once an output asked for (stdout, a report, results.json) could
- * not be written: 125, over a pass or a difference nobody gets to read;
- * bad usage and an interrupt stay what they are.
+ * @status once an output asked for (stdout, a report, results.json, a
+ * golden) could not be written: 125, over a pass or a difference nobody
+ * gets to read; bad usage and an interrupt stay what they are.
  */
 int verdict_exit_lost(int status);
+
+/*
+ * The status of reading an input (lib/util.h's enum input_status): 0 read,
+ * 125 it cannot be read (INPUT_EIO: missing, no permission), 2 it cannot
+ * be parsed or is no regular file (INPUT_EBAD). A golden, a pending
+ * snapshot or a snapshot is read through this in every command.
+ */
+int verdict_exit_input(int ret);
 
 #endif

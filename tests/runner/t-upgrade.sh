@@ -23,8 +23,17 @@ upgrade() {
 }
 
 upgrade text
-upgrade markdown --markdown
 upgrade json --json
+
+# --markdown FILE: stdout as without it, the Markdown appended to FILE (as
+# check and report append to GITHUB_STEP_SUMMARY); a FILE that cannot be
+# written is 125, the text still shown.
+echo "an earlier step's summary" >"$TMP/summary.md"
+upgrade text --markdown "$TMP/summary.md"
+{ echo "an earlier step's summary"; cat out/markdown; } >"$TMP/md.expect"
+check "upgrade --markdown FILE: appended to FILE" \
+	diff -u "$TMP/md.expect" "$TMP/summary.md"
+upgrade markdown-lost --markdown "$TMP/no-dir/summary.md"
 upgrade from-to --from 6.12 --to 6.13
 upgrade to-only --to 6.12
 upgrade axis --axis arch --from x86_64
@@ -39,11 +48,13 @@ done
 upgrade snapshots --snapshots --build-dir "$TMP/build" \
 	--redactions redactions.yaml x86_64
 
-# A missing golden: 125, named; the pairs that have both still shown.
+# A missing golden, named; the pairs that have both still shown: 1, as a
+# delta outranks could-not-test (lib/exitcode.h), 125 without a delta.
 cp -r expected "$TMP/missing"
 rm "$TMP/missing/arm-6.12.json"
 upgrade missing --expected "$TMP/missing"
 upgrade missing-json --json --expected "$TMP/missing" --from 6.1
+upgrade missing-only --expected "$TMP/missing" arm-6.13
 
 # A golden that does not parse: 2, with its position; nothing else shown.
 cp -r expected "$TMP/bad"
