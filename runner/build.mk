@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # The host command build/sysfarm, linked against libyaml and jansson.
 
-# Four wings (runner/README.md): cmd/ over pipeline/ and compare/, all over
-# lib/; includes name the wing ("lib/util.h"), resolved from runner/.
-RUNNER_WINGS := cmd pipeline compare lib
+# Five wings (runner/README.md): cmd/ over verify/, verify/ over pipeline/
+# and compare/, all over lib/; includes name the wing ("lib/util.h"),
+# resolved from runner/.
+RUNNER_WINGS := cmd verify pipeline compare lib
 RUNNER_SRCS := $(foreach w,$(RUNNER_WINGS),$(wildcard runner/$(w)/*.c)) \
 	snapshotter/frame.c snapshotter/text.c
 RUNNER_OBJS := $(patsubst %.c,$(BUILD)/runner/%.o,$(RUNNER_SRCS))
@@ -77,7 +78,7 @@ TESTS += tests/runner/t-upgrade.sh tests/runner/t-review.sh
 TESTS += tests/runner/t-report.sh tests/runner/t-fetch.sh
 TESTS += tests/runner/t-abi.sh tests/runner/t-cc.sh tests/runner/t-bisect-stop.sh
 TESTS += tests/runner/t-wings.sh tests/runner/t-options.sh tests/runner/t-paths.sh
-TESTS += tests/runner/t-mainline.sh
+TESTS += tests/runner/t-mainline.sh tests/runner/t-judge.sh
 TESTS += tests/runner/t-harness.sh
 BOOT_TESTS += tests/runner/t-abi-boot.sh tests/runner/t-roots.sh tests/runner/t-shell.sh tests/runner/t-lava.sh
 BOOT_TESTS += tests/ci/t-workflow.sh tests/ci/t-jobs.sh

@@ -10,8 +10,6 @@
 #include "cmd/golden.h"
 #include "cmd/ui.h"
 #include "compare/diff.h"
-#include "compare/redact.h"
-#include "compare/snap.h"
 #include "lib/exitcode.h"
 #include "lib/paths.h"
 #include "pipeline/farm.h"
@@ -31,6 +29,9 @@ struct bisect {
 	struct strv patches, subjects;
 	char *golden, *log, *series;
 	struct redactions reds;
+	struct abi_table abi;	/* DIR/abi.yaml: the additions it allows */
+	struct judge judge;	/* check's, the table held to only for them */
+	int allow_added;
 	enum { UNTESTED, GOOD, BAD, SKIP } *state;
 	int builds;
 	struct run *run;	/* the configuration's, taken by every step */
@@ -47,6 +48,8 @@ static const struct opt bisect_options[] = {
 	OPT_INTEGER(0, "bad", struct bisect, bad, "M", 0, LONG_MAX,
 		    "a patch count",
 		    "the first M patches are known bad (default: all)"),
+	OPT_BOOLEAN(0, "allow-added", struct bisect, allow_added,
+		    "additions do not fail, as in check"),
 	OPT_END
 };
 
@@ -98,23 +101,21 @@ static void log_replay(struct bisect *b)
 }
 
 /*
- * run_matrix()'s hook for a step: PASS or DIFF against the golden, a DIFF
- * confirmed by a second boot.
+ * run_matrix()'s hook for a step: judged against the golden as check
+ * judges (its allowed additions pass), a DIFF confirmed by a second boot.
  */
 static void step_compare(void *ctx, struct farm *f, struct run *r)
 {
 	struct bisect *b = ctx;
-	json_t *golden = NULL;
+	struct judgement jd = JUDGEMENT_INIT;
 
+	judge_snapshot(&b->judge, r->c, b->golden, r->snapshot, r->snap, &jd);
+	r->res.v = jd.v;
+	r->res.why = jd.why;
 	diff_release(&b->diff);
-	if (golden_read(b->golden, &golden, &r->res.why) ||
-	    snap_check(r->snapshot, r->snap, &r->res.why)) {
-		r->res.v = V_CORRUPT;
-	} else {
-		snap_diff(golden, r->snap, &b->reds, &b->diff);
-		r->res.v = b->diff.n ? V_DIFF : V_PASS;
-	}
-	json_decref(golden);
+	b->diff = jd.diff;
+	jd.diff = (struct diff)DIFF_INIT;
+	judgement_release(&jd);
 	/* a step is only bad if its kernel says so twice: FLAKY skips it */
 	if (r->res.v == V_DIFF)
 		golden_confirm(f, r, &b->reds);
@@ -226,28 +227,32 @@ static long next_step(const struct bisect *b, long lo, long hi)
 }
 
 /*
- * The golden and redaction rules of the matrix (bisect has no
+ * The golden, redaction rules and ABI table of the matrix (bisect has no
  * --expected). Return: 0, or -1 after the message.
  */
-static int golden_load(const struct farm *f, const struct config *c,
+static int golden_load(struct farm *f, const struct config *c,
 		       struct bisect *b)
 {
-	char *goldens = path_goldens(f->top);
-	char *reds = path_redactions(goldens);
+	const struct golden_dir_opts none = { 0 };
+	char *goldens;
 	struct sf_err err = SF_ERR_INIT;
-	int bad;
 
+	if (golden_dir_load(&none, f->top, &goldens, &b->reds))
+		return -1;
 	b->golden = path_golden(goldens, c->name);
-	bad = path_exists(reds) && redactions_load(&b->reds, reds, &err);
-	if (bad) {
-		ui_error(NULL, &err);
-	} else if (!path_exists(b->golden)) {
-		bad = err_set(&err, "bisect needs the configuration's golden");
-		ui_error("sysfarm", &err);
+	b->judge = (struct judge){ .m = &f->m, .reds = &b->reds,
+				   .abi = &b->abi,
+				   .allow_added = b->allow_added };
+	if (golden_abi_load(goldens, &b->abi)) {
+		free(goldens);
+		return -1;
 	}
-	free(reds);
 	free(goldens);
-	return bad ? -1 : 0;
+	if (path_exists(b->golden))
+		return 0;
+	err_set(&err, "bisect needs the configuration's golden");
+	ui_error("sysfarm", &err);
+	return -1;
 }
 
 /*
@@ -421,6 +426,7 @@ out:
 	diff_release(&b.diff);
 	diff_release(&b.bad_diff);
 	redactions_release(&b.reds);
+	abi_table_release(&b.abi);
 	strv_release(&b.patches);
 	strv_release(&b.subjects);
 	free(b.golden);

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # runner/'s wings depend downwards only (runner/README.md): lib/ on
 # nothing of the runner's, pipeline/ and compare/ on lib/ and never on each
-# other, cmd/ on all; the guest's snapshotter/ code is shared by any. Only
-# cmd/ prints: the others write to no stream but one they are handed.
+# other, verify/ on those three, cmd/ on all; the guest's snapshotter/ code
+# is shared by any. Only cmd/ prints: the others write to no stream but
+# one they are handed.
 . "$(dirname "$0")/../lib.sh"
 cd "$TOP/runner" || exit 1
 
@@ -13,12 +14,13 @@ allowed() {
 	lib) echo "lib" ;;
 	pipeline) echo "lib pipeline" ;;
 	compare) echo "lib compare" ;;
-	cmd) echo "lib pipeline compare cmd" ;;
+	verify) echo "lib pipeline compare verify" ;;
+	cmd) echo "lib pipeline compare verify cmd" ;;
 	cc) echo "lib" ;;
 	esac
 }
 
-for wing in lib pipeline compare cmd cc; do
+for wing in lib pipeline compare verify cmd cc; do
 	: >"$TMP/bad"
 	ok=$(allowed "$wing")
 	for f in "$wing"/*.[ch]; do
@@ -37,7 +39,7 @@ done
 # Writing to stdout or stderr, outside comments: a stream named, a printf()
 # or puts() without one, a write() to fd 1 or 2.
 prints='\<(stdout|stderr)\>|(^|[^a-z_])(printf|vprintf|puts|putchar|perror|dprintf)\(|write\((1|2|STD(OUT|ERR)_FILENO),'
-for wing in lib pipeline compare; do
+for wing in lib pipeline compare verify; do
 	grep -nE "$prints" "$wing"/*.[ch] |
 		grep -vE '^[^:]*:[0-9]+:[[:space:]]*\*' |
 		sed 's|/[*/].*||' | grep -E "$prints" >"$TMP/bad"
