@@ -16,7 +16,8 @@
 
 static const char about[] =
 	"Runs the configurations like `check` and writes expected/CONFIG.json\n"
-	"for each NEW or DIFF one (or whose inputs changed), each atomically.\n"
+	"for each NEW or DIFF one (or whose inputs changed, or whose additions\n"
+	"the ABI table allows: PASS, as in check), each atomically.\n"
 	"Over the whole matrix, once every configuration gave a snapshot, obsolete\n"
 	"goldens are removed, each named first: the DIR/NAME.json sysfarm wrote\n"
 	"(a snapshot whose header has inputs and snapshotter) that no\n"

@@ -10,19 +10,8 @@
 . "$TOP/tests/hostile/lab.sh"
 cd "$TMP" || exit 1
 
-cat >matrix.yaml <<'EOT'
-axes:
-  arch:
-    x86_64:
-      kernel: {arch: x86_64, image: arch/x86/boot/bzImage}
-      guest: {init: init, busybox: /bin/busybox, snapshotter: snap}
-      qemu: {binary: qemu-system-x86_64, machine: pc, console: ttyS0, channel: /dev/ttyS1}
-      timeout: 60
-EOT
-mkdir -p patches expected p
-: >patches/series
-: >init
-: >snap
+lab_matrix
+mkdir -p expected p
 lab_tree
 echo one >tree/README
 printf '%s\n' 'From: t <t@t>' 'Subject: [PATCH] README: a second line' '' \
