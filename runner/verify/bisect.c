@@ -137,7 +137,8 @@ static void step(struct farm *f, struct bisect *b, long k)
 		b->builds++;
 		run_matrix(f, b->run, &hooks);
 	}
-	b->state[k] = r->v == V_PASS ? BISECT_GOOD : r->v == V_DIFF ? BISECT_BAD : BISECT_SKIP;
+	b->state[k] = r->v == V_PASS ? BISECT_GOOD :
+		      r->v == V_DIFF ? BISECT_BAD : BISECT_SKIP;
 	/* Keep the diff of the lowest bad step: the answer's, in the end. */
 	if (b->state[k] == BISECT_BAD && (!b->bad_k || k < b->bad_k)) {
 		diff_release(&b->bad_diff);

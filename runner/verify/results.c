@@ -38,7 +38,8 @@ json_t *results_json(const struct farm *f, const struct golden_run *run)
 		json_object_set_new(e, "confirmed",
 				    json_boolean(run->confirmed[s]));
 		json_object_set_new(e, "abi", abi_to_json(&jd->found));
-		json_object_set_new(e, "axes", axes_json(f, &f->m.configs[f->sel[s]]));
+		json_object_set_new(e, "axes",
+				    axes_json(f, &f->m.configs[f->sel[s]]));
 		json_array_append_new(arr, e);
 	}
 	return json_pack("{s:o, s:o}", "configs", arr,
