@@ -10,6 +10,7 @@
 #include "compare/report.h"
 #include "lib/exitcode.h"
 #include "lib/options.h"
+#include "verify/results.h"
 
 struct report_opts {
 	int tap;
@@ -71,7 +72,7 @@ int cmd_report(int argc, char **argv)
 	i = ui_options(argc, argv, &report_cmd, &o, NULL, NULL);
 	if (i <= 0)
 		return i ? SF_EXIT_USAGE : SF_EXIT_OK;
-	if (report_load(argv[i], &results, &err)) {
+	if (results_load(argv[i], &results, &err)) {
 		ui_error("sysfarm report", &err);
 		return SF_EXIT_USAGE;
 	}

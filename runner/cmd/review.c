@@ -60,6 +60,7 @@ struct review {
 	char *expected;
 	struct redactions reds;
 	struct abi_table abi;
+	struct judge judge;		/* check's, without --allow-added */
 	int ask;			/* on a terminal, neither option */
 	int status;			/* reading's, folded */
 	int lost;			/* a golden not written, a pending
@@ -117,67 +118,44 @@ static enum answer ask(void)
 	return a < 4 ? (enum answer)a : QUIT;
 }
 
-/* What the table finds in @snap, as check would hold it to it. */
-static void show_abi(struct review *rv, const struct config *c, json_t *snap)
-{
-	struct abi_findings found = ABI_FINDINGS_INIT;
-	struct strv kconfig = STRV_INIT;
-	struct sf_err err = SF_ERR_INIT;
-	size_t n;
-
-	if (!rv->abi.path)
-		return;
-	if (kbuild_fragment_options(&rv->f->m, c, &kconfig, &err)) {
-		ui_error("sysfarm", &err);
-		goto out;
-	}
-	abi_check(&rv->abi, snap, &kconfig, NULL, &found);
-	n = abi_count(&found);
-	if (n) {
-		printf("  %s finds %zu fault%s in it: once accepted, check says ABI-MISMATCH until the table or the kernel changes\n",
-		       rv->abi.path, n, n == 1 ? "" : "s");
-		abi_print(stdout, &found, "  abi: ", 0);
-	}
-out:
-	abi_findings_release(&found);
-	strv_release(&kconfig);
-}
-
 /*
- * @snap (the pending file, loaded) against @golden: the summary line and
- * each change. Return: 0, or INPUT_EIO / INPUT_EBAD when the golden cannot
- * be read or parsed (said).
+ * @snap (the pending file, loaded) judged as check judges it: the
+ * verdict, each change and what the ABI table finds in it. Return: 0, or
+ * INPUT_EIO / INPUT_EBAD when the golden or the configuration's fragments
+ * cannot be read or parsed (said).
  */
 static int show_diff(struct review *rv, const struct config *c,
 		     const char *pending, const char *golden, json_t *snap)
 {
-	struct sf_err err = SF_ERR_INIT;
-	struct diff d = DIFF_INIT;
-	json_t *gj = NULL;
+	struct judgement jd = JUDGEMENT_INIT;
+	size_t n;
 	char *summary;
-	int ret;
+	int ret = 0;
 
-	if (!path_exists(golden)) {
+	judge_snapshot(&rv->judge, c, golden, pending, snap, &jd);
+	if (jd.v == V_CORRUPT) {
+		ret = input_status(&jd.why);
+		ui_fail(&jd.why);
+		goto out;
+	}
+	summary = diff_summary(&jd.diff);
+	if (jd.v == V_NEW)
 		printf("\n%s: NEW: no golden %s yet (%s)\n", c->name, golden,
 		       pending);
-		return 0;
-	}
-	ret = golden_read(golden, &gj, &err);
-	if (ret || (ret = snap_check(golden, gj, &err))) {
-		ui_error(NULL, &err);
-		json_decref(gj);
-		return ret;
-	}
-	snap_diff(gj, snap, &rv->reds, &d);
-	golden_allow(&rv->abi, 0, snap, &d);
-	summary = diff_summary(&d);
-	printf("\n%s: %s: %s against %s (%s)\n", c->name,
-	       diff_count(&d) ? "DIFF" : "PASS", summary, golden, pending);
-	diff_print(stdout, &d, "  ", rv->o->color);
+	else
+		printf("\n%s: %s: %s against %s (%s)\n", c->name,
+		       verdict_name(jd.v), summary, golden, pending);
 	free(summary);
-	diff_release(&d);
-	json_decref(gj);
-	return 0;
+	diff_print(stdout, &jd.diff, "  ", rv->o->color);
+	n = abi_count(&jd.found);
+	if (n) {
+		printf("  %s finds %zu fault%s in it: once accepted, check says ABI-MISMATCH until the table or the kernel changes\n",
+		       rv->abi.path, n, n == 1 ? "" : "s");
+		abi_print(stdout, &jd.found, "  abi: ", 0);
+	}
+out:
+	judgement_release(&jd);
+	return ret;
 }
 
 /* A file name as a terminal shows it safely (a stray's is anyone's). */
@@ -281,7 +259,6 @@ static int review_one(struct review *rv, const struct config *c)
 		rv->unread++;
 		goto out;
 	}
-	show_abi(rv, c, snap);
 	if (rv->o->accept)
 		a = ACCEPT;
 	else if (rv->o->reject)
@@ -359,6 +336,8 @@ int cmd_review(int argc, char **argv)
 		free(q);
 		goto out;
 	}
+	rv.judge = (struct judge){ .m = &f.m, .reds = &rv.reds,
+				   .abi = &rv.abi, .hold = 1 };
 	rv.ask = !o.accept && !o.reject && isatty(STDIN_FILENO);
 	for (s = 0; s < f.nsel; s++)
 		if (review_one(&rv, &f.m.configs[f.sel[s]]))

@@ -86,6 +86,11 @@ void ui_error(const char *who, const struct sf_err *e)
 	fputc('\n', stderr);
 }
 
+void ui_fail(const struct sf_err *e)
+{
+	ui_error(*e->file && !*e->context ? NULL : "sysfarm", e);
+}
+
 int ui_options(int argc, char **argv, const struct opt_cmd *cmd,
 	       void *base, const struct opt *common, void *common_base)
 {
@@ -113,7 +118,7 @@ int ui_farm_load(struct farm *f, char *const *names, int n)
 	int status = farm_load(f, names, n, &err);
 
 	if (status)
-		ui_error(*err.file && !*err.context ? NULL : "sysfarm", &err);
+		ui_fail(&err);
 	return status;
 }
 

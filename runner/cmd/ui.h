@@ -26,6 +26,12 @@ void ui_install(void);
  */
 void ui_error(const char *who, const struct sf_err *e);
 
+/*
+ * ui_fail() - @e as ui_error() prints it: as it is when it starts with
+ * its file (bad input), else sysfarm's ("sysfarm: ...")
+ */
+void ui_fail(const struct sf_err *e);
+
 /**
  * ui_options() - options_parse(), its outcome reported
  *
@@ -42,8 +48,8 @@ int ui_options(int argc, char **argv, const struct opt_cmd *cmd,
 /**
  * ui_farm_load() - farm_load(), its error reported
  *
- * The matrix's and the series' own messages start with their file and
- * are printed as they are; the others are sysfarm's ("sysfarm: ...").
+ * Reported by ui_fail(): the matrix's and the series' own messages start
+ * with their file.
  *
  * Return: 0, or the exit status.
  */

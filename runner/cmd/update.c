@@ -16,7 +16,8 @@
 
 static const char about[] =
 	"Runs the configurations like `check` and writes expected/CONFIG.json\n"
-	"for each NEW or DIFF one (or whose inputs changed), each atomically.\n"
+	"for each NEW or DIFF one (or whose inputs changed, or whose additions\n"
+	"the ABI table allows: PASS, as in check), each atomically.\n"
 	"Over the whole matrix, once every configuration gave a snapshot, obsolete\n"
 	"goldens are removed, each named first: the DIR/NAME.json sysfarm wrote\n"
 	"(a snapshot whose header has inputs and snapshotter) that no\n"
@@ -55,7 +56,7 @@ static int golden_write(const struct golden_run *run, size_t s,
 	const struct run *r = &run->runs[s];
 	char *golden = path_golden(run->expected, r->c->name);
 	char *pending = path_pending(run->expected, r->c->name);
-	size_t n = abi_count(&run->abi_found[s]);
+	size_t n = abi_count(&run->judged[s].found);
 	int ret = -1;
 
 	if (snap_check(r->snapshot, r->snap, err) ||
@@ -102,8 +103,8 @@ int cmd_update(int argc, char **argv)
 			continue;
 		}
 		/* PASS may hold allowed additions: the golden takes them */
-		if (v == V_PASS && !run.diffs[s].n &&
-		    !run.inputs_changed[s].n)
+		if (v == V_PASS && !run.judged[s].diff.n &&
+		    !run.judged[s].inputs_changed.n)
 			continue;
 		changes++;
 		if (!refuse && golden_write(&run, s, &err)) {

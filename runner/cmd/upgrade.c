@@ -94,7 +94,7 @@ static int markdown_write(const char *path, const struct upgrade *u)
 
 int cmd_upgrade(int argc, char **argv)
 {
-	struct upgrade_opts o = { .rq.axis = "source", .rq.read = golden_read };
+	struct upgrade_opts o = { .rq.axis = "source" };
 	struct redactions rules = REDACTIONS_INIT;
 	struct sf_err err = SF_ERR_INIT;
 	struct upgrade u = { 0 };

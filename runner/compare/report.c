@@ -11,150 +11,9 @@
 #include "lib/verdict.h"
 #include "snapshotter/text.h"
 
-/* The verdict @j names, or V_NR. */
-static enum verdict verdict_named(json_t *j)
-{
-	const char *name = json_string_value(j);
-	int v;
-
-	for (v = 0; name && v < V_NR; v++)
-		if (!strcmp(verdict_name((enum verdict)v), name))
-			break;
-	return name ? (enum verdict)v : V_NR;
-}
-
 static enum verdict verdict_of(json_t *c)
 {
-	return verdict_named(json_object_get(c, "verdict"));
-}
-
-/* More than anyone waits, and a sum of them stays finite. */
-#define SECONDS_MAX 1e9
-
-/* Is @f not one of abi_to_json()'s findings? */
-static int abi_finding_bad(json_t *f)
-{
-	json_t *w = json_object_get(f, "waived");
-
-	return !json_is_string(json_object_get(f, "kind")) ||
-	       !json_is_string(json_object_get(f, "path")) ||
-	       !json_is_string(json_object_get(f, "detail")) ||
-	       (w && !json_is_string(w) && !json_is_null(w));
-}
-
-/* What is wrong with one configuration's entry, or NULL. */
-static const char *config_bad(json_t *c)
-{
-	static const struct {
-		const char *key;
-		json_type type;	/* JSON_REAL: any number */
-		const char *bad;
-	} optional[] = {
-		{ "message", JSON_STRING, "\"message\" must be a string" },
-		{ "key", JSON_STRING, "\"key\" must be a string" },
-		{ "seconds", JSON_REAL, "\"seconds\" must be a number" },
-		{ "inputs_changed", JSON_ARRAY,
-		  "\"inputs_changed\" must be an array" },
-		{ "retried", JSON_ARRAY, "\"retried\" must be an array" },
-	};
-	json_t *v, *in;
-	size_t i;
-
-	if (!json_is_object(c))
-		return "must be an object";
-	if (!json_is_string(json_object_get(c, "config")))
-		return "\"config\" must be a string";
-	if (verdict_of(c) == V_NR)
-		return "\"verdict\" must be a verdict's name";
-	for (i = 0; i < ARRAY_SIZE(optional); i++) {
-		v = json_object_get(c, optional[i].key);
-		if (v && json_typeof(v) != optional[i].type &&
-		    !(optional[i].type == JSON_REAL && json_is_integer(v)))
-			return optional[i].bad;
-	}
-	v = json_object_get(c, "seconds");
-	if (v && (json_number_value(v) < 0 ||
-		  json_number_value(v) > SECONDS_MAX))
-		return "\"seconds\" must be from 0 to 1e9";
-	v = json_object_get(c, "inputs_changed");
-	json_array_foreach(v, i, in)
-		if (!json_is_string(in))
-			return "\"inputs_changed\" must hold strings";
-	v = json_object_get(c, "retried");
-	if (json_array_size(v) > ATTEMPTS_MAX)
-		return "\"retried\" must hold at most 5 verdicts";
-	json_array_foreach(v, i, in)
-		if (!verdict_retried(verdict_named(in)))
-			return "\"retried\" must hold QEMU-FAIL, TIMEOUT, CORRUPT or NO-SNAPSHOT";
-	v = json_object_get(c, "abi");
-	if (v && !json_is_array(v))
-		return "\"abi\" must be an array";
-	json_array_foreach(v, i, in)
-		if (abi_finding_bad(in))
-			return "\"abi\" must hold {kind, path, detail: strings, waived: a string or null}";
-	v = json_object_get(c, "axes");
-	if (v && !json_is_array(v))
-		return "\"axes\" must be an array";
-	json_array_foreach(v, i, in)
-		if (!json_is_string(json_object_get(in, "name")) ||
-		    !json_is_string(json_object_get(in, "value")))
-			return "\"axes\" must hold {name, value: strings}";
-	v = json_object_get(c, "confirmed");
-	if (v && !json_is_boolean(v))
-		return "\"confirmed\" must be true or false";
-	if (json_is_true(v) && verdict_of(c) != V_DIFF &&
-	    verdict_of(c) != V_ABI_MISMATCH)
-		return "\"confirmed\" is only true for DIFF or ABI-MISMATCH";
-	return NULL;
-}
-
-int report_check(const char *name, json_t *results, struct sf_err *err)
-{
-	json_t *configs = json_object_get(results, "configs"), *c;
-	size_t i;
-
-	if (!json_is_array(configs)) {
-		err_at(err, ERR_INPUT, name, 0, 0,
-		       "\"configs\" must be an array");
-		return INPUT_EBAD;
-	}
-	json_array_foreach(configs, i, c) {
-		const char *bad = config_bad(c);
-		struct diff d = DIFF_INIT;
-		char *what;
-		int ret;
-
-		if (bad) {
-			err_at(err, ERR_INPUT, name, 0, 0, "configs[%zu]: %s",
-			       i, bad);
-			return INPUT_EBAD;
-		}
-		if (!json_object_get(c, "diff"))
-			continue;
-		what = xstrfmt("%s: configs[%zu].diff", name, i);
-		ret = diff_from_json(&d, json_object_get(c, "diff"), what,
-				     err);
-		free(what);
-		diff_release(&d);
-		if (ret)
-			return INPUT_EBAD;
-	}
-	return 0;
-}
-
-int report_load(const char *path, json_t **out, struct sf_err *err)
-{
-	json_t *results;
-	int ret = json_file_read(path, &results, err);
-
-	if (ret)
-		return ret;
-	if (report_check(path, results, err)) {
-		json_decref(results);
-		return INPUT_EBAD;
-	}
-	*out = results;
-	return 0;
+	return verdict_named(json_string_value(json_object_get(c, "verdict")));
 }
 
 /*
@@ -168,7 +27,7 @@ static void case_lines(json_t *c, struct strv *lines)
 {
 	const char *msg = json_string_value(json_object_get(c, "message"));
 	struct diff d = DIFF_INIT;
-	struct sf_err err = SF_ERR_INIT;	/* report_check() saw it */
+	struct sf_err err = SF_ERR_INIT;	/* results_check() saw it */
 	json_t *v;
 	size_t i;
 
@@ -187,13 +46,13 @@ static void case_lines(json_t *c, struct strv *lines)
 		free(s);
 		msg += n + (msg[n] == '\n');
 	}
-	/* report_check() saw verdicts' names, plain words */
+	/* results_check() saw verdicts' names, plain words */
 	json_array_foreach(json_object_get(c, "retried"), i, v)
 		strv_pushf(lines, "booted again after %s",
 			   json_string_value(v));
 	if (json_is_true(json_object_get(c, "confirmed")))
 		strv_push(lines, "confirmed by a second boot");
-	/* report_check() saw that the diff converts */
+	/* results_check() saw that the diff converts */
 	if (json_object_get(c, "diff") &&
 	    !diff_from_json(&d, json_object_get(c, "diff"), "diff", &err))
 		for (i = 0; i < d.n; i++) {
@@ -455,7 +314,7 @@ static void md_details(FILE *out, json_t *c, const struct strv *lines)
 {
 	size_t fence = fence_len(lines), n = 0, l;
 	struct diff d = DIFF_INIT;
-	struct sf_err err = SF_ERR_INIT;	/* report_check() saw it */
+	struct sf_err err = SF_ERR_INIT;	/* results_check() saw it */
 
 	/* no Markdown inside an HTML block: only HTML escapes */
 	fputs("<details><summary>", out);
@@ -799,7 +658,7 @@ static void html_key(FILE *out, const struct grid *g, size_t i, size_t from,
 static char *html_summary(json_t *c)
 {
 	struct diff d = DIFF_INIT;
-	struct sf_err err = SF_ERR_INIT;	/* report_check() saw it */
+	struct sf_err err = SF_ERR_INIT;	/* results_check() saw it */
 	char *s = xstrdup("");
 
 	if (json_array_size(json_object_get(c, "diff")) &&
@@ -954,7 +813,7 @@ static void html_config(FILE *out, json_t *c, size_t i)
 	enum verdict v = verdict_of(c);
 	const char *msg = json_string_value(json_object_get(c, "message"));
 	struct diff d = DIFF_INIT;
-	struct sf_err err = SF_ERR_INIT;	/* report_check() saw it */
+	struct sf_err err = SF_ERR_INIT;	/* results_check() saw it */
 	json_t *f;
 	size_t k;
 
@@ -971,7 +830,7 @@ static void html_config(FILE *out, json_t *c, size_t i)
 	}
 	json_array_foreach(json_object_get(c, "retried"), k, f)
 		fprintf(out, "<p>booted again after %s</p>\n",
-			verdict_name(verdict_named(f)));
+			verdict_name(verdict_named(json_string_value(f))));
 	if (json_is_true(json_object_get(c, "confirmed")))
 		fputs("<p>confirmed by a second boot</p>\n", out);
 	if (json_array_size(json_object_get(c, "diff")) &&

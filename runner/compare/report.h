@@ -9,28 +9,8 @@
 #include "lib/util.h"
 
 /*
- * A results file: {"configs": [{"config": NAME, "verdict": VERDICT,
- * "key": KEY, "message": TEXT, "seconds": N, "diff": [...],
- * "inputs_changed": ["source: A -> B", ...], "abi": [...]}, ...]}; "diff"
- * is what diff_to_json() makes (diff_from_json() says what it refuses),
- * "abi" what abi_to_json() makes (its waived findings are not shown), "seconds"
- * from 0 to 1e9. Only "config" and "verdict" are required; keys this
- * version does not know are ignored.
- */
-
-/**
- * report_load() - read and check a results file
- *
- * Return: 0 with *@out set, or INPUT_EIO / INPUT_EBAD (snap.h) with
- * @err set ("FILE:LINE:COL: ..." or "FILE: configs[2]: ...").
- */
-int report_load(const char *path, json_t **out, struct sf_err *err);
-
-/* Checks @results as report_load() does; @name for messages. */
-int report_check(const char *name, json_t *results, struct sf_err *err);
-
-/*
- * The writers take a checked results object. Each returns 0, or -1 when
+ * The writers take a results file as results_load() (verify/results.h)
+ * checked it, its schema described there. Each returns 0, or -1 when
  * writing to @out failed (errno set).
  */
 

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Verdict names and their exit statuses. */
+#include <string.h>
+
 #include "lib/exitcode.h"
 #include "lib/util.h"
 #include "lib/verdict.h"
@@ -32,6 +34,16 @@ int verdict_retried(enum verdict v)
 const char *verdict_name(enum verdict v)
 {
 	return v < V_NR ? verdicts[v].name : "?";
+}
+
+enum verdict verdict_named(const char *name)
+{
+	int v;
+
+	for (v = 0; name && v < V_NR; v++)
+		if (!strcmp(verdicts[v].name, name))
+			break;
+	return name ? (enum verdict)v : V_NR;
 }
 
 int verdict_exit(enum verdict v)

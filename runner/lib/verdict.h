@@ -23,6 +23,9 @@ enum verdict {
 
 const char *verdict_name(enum verdict v);
 
+/* The verdict named @name (verdict_name()'s), or V_NR: none or unknown. */
+enum verdict verdict_named(const char *name);
+
 /*
  * An infrastructure failure, which a boot retries (QEMU-FAIL, TIMEOUT,
  * CORRUPT, NO-SNAPSHOT); PANIC is the kernel's and never retried away.

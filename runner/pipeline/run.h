@@ -116,7 +116,8 @@ json_t *run_confirm(struct farm *f, struct run *r, struct result *res);
 
 /*
  * A run's result as JSON: its result.json, and its entry of results.json
- * before the command adds its own keys. NULL if it cannot be packed.
+ * before verify/results.c adds the judgement's keys. NULL if it cannot be
+ * packed.
  */
 json_t *run_result_json(const struct run *r);
 

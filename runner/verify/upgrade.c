@@ -8,6 +8,7 @@
 #include "lib/exitcode.h"
 #include "lib/paths.h"
 #include "lib/verdict.h"
+#include "verify/store.h"
 #include "verify/upgrade.h"
 
 /*
@@ -541,7 +542,7 @@ static int snap_of(struct upgrade *u, const struct upgrade_req *rq, size_t c)
 	char *out = rq->goldens ? NULL : path_out(u->f->build, name);
 	char *path = out ? path_snapshot(out) : path_golden(rq->goldens, name);
 	struct sf_err err = SF_ERR_INIT;
-	int ret = rq->read(path, &u->snaps[c], &err);
+	int ret = golden_read(path, &u->snaps[c], &err);
 
 	if (ret) {
 		u->miss = xrealloc(u->miss, (u->nmiss + 1) * sizeof(*u->miss));

@@ -65,8 +65,6 @@ struct upgrade_req {
 					 * last run's BUILD/out/CONFIG/
 					 * snapshot.json */
 	const struct redactions *rules;	/* applied to both sides */
-	/* how a golden or snapshot is read: never through a link */
-	int (*read)(const char *path, json_t **out, struct sf_err *err);
 };
 
 /**

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "compare/report.h"
+#include "verify/results.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -191,7 +192,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
 		die("cannot write", path);
 	err_clear(&err);
-	if (report_load(path, &results, &err)) {
+	if (results_load(path, &results, &err)) {
 		/* Bad input is named: "PATH:LINE:COL: ..." or "PATH: ..." */
 		if (strncmp(err_text(&err), path, strlen(path)) ||
 		    err_text(&err)[strlen(path)] != ':')

@@ -3,6 +3,9 @@
 # reads a lab's LAVA log (check --backend lab): nothing real is built or
 # booted.
 #
+# lab_matrix writes ./matrix.yaml, one configuration (x86_64) to boot in
+# a lab, with the files it names (an empty patches/series, init, snap).
+#
 # lab_tree [RECIPE] makes ./tree, a kernel tree in name for --kernel-src
 # (with an empty --series): its configuration is its fragments, and its
 # x86 image is built by the make RECIPE (default: an image of one word).
@@ -17,6 +20,22 @@
 # lab_frame TOP CONSOLE writes into CONSOLE the lines of a guest that sent
 # its snapshot on the console: the frame TOP's snapshotter makes of an
 # empty sysfs (./sys), in base64 between the marker lines.
+lab_matrix() {
+	cat >matrix.yaml <<-'MATRIX'
+	axes:
+	  arch:
+	    x86_64:
+	      kernel: {arch: x86_64, image: arch/x86/boot/bzImage}
+	      guest: {init: init, busybox: /bin/busybox, snapshotter: snap}
+	      qemu: {binary: qemu-system-x86_64, machine: pc, console: ttyS0, channel: /dev/ttyS1}
+	      timeout: 60
+	MATRIX
+	mkdir -p patches
+	: >patches/series
+	: >init
+	: >snap
+}
+
 lab_tree() {
 	recipe=${1:-'mkdir -p $(O)/arch/x86/boot && echo kernel >$(O)/arch/x86/boot/bzImage'}
 	mkdir -p tree/scripts/kconfig

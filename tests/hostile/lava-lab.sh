@@ -8,21 +8,12 @@
 # lava_common's dump() does (every scalar double-quoted).
 top=$(dirname "$(dirname "$1")")
 dir=build/lava/x86_64
+# lab_matrix (its lab_frame is replaced below)
+. "$top/tests/hostile/lab.sh"
 
 lab_build() {
-	cat >matrix.yaml <<-'MATRIX'
-	axes:
-	  arch:
-	    x86_64:
-	      kernel: {arch: x86_64, image: arch/x86/boot/bzImage}
-	      guest: {init: init, busybox: /bin/busybox, snapshotter: snap}
-	      qemu: {binary: qemu-system-x86_64, machine: pc, console: ttyS0, channel: /dev/ttyS1}
-	      timeout: 60
-	MATRIX
-	mkdir -p patches build/kernels/k/arch/x86/boot
-	: >patches/series
-	: >init
-	: >snap
+	lab_matrix
+	mkdir -p build/kernels/k/arch/x86/boot
 	echo 'not a kernel' >build/kernels/k/arch/x86/boot/bzImage
 	# the kernel id of this matrix's x86_64, the hash of an empty series
 	printf '{"kernel": "7a648cfcacfc78d8", "inputs": {"source": "6.1", "series": "cbf29ce484222325", "compiler": "gcc", "config": "0"}}\n' \

@@ -3,8 +3,8 @@
 # runner/'s wings depend downwards only (runner/README.md): lib/ on
 # nothing of the runner's, pipeline/ and compare/ on lib/ and never on each
 # other, verify/ on those three, cmd/ on all; the guest's snapshotter/ code
-# is shared by any. Only cmd/ prints: the others write to no stream but one
-# they are handed.
+# is shared by any. Only cmd/ prints: the others write to no stream but
+# one they are handed.
 . "$(dirname "$0")/../lib.sh"
 cd "$TOP/runner" || exit 1
 

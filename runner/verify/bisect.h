@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * `sysfarm bisect`'s engine: the first patch of a series after which a
+ * configuration's snapshot no longer passes against its golden. Step k
+ * applies the series' first k patches to the same tree and build
+ * directory (an incremental build), and its snapshot is judged as check
+ * judges it (judge_snapshot(): an addition the ABI table or
+ * --allow-added allows passes), a DIFF confirmed by a second boot.
+ * Untestable steps are skipped; each step's verdict is logged in
+ * BUILD/bisect/CONFIG.log, and a rerun reuses the logged ones.
+ */
+#ifndef SYSFARM_VERIFY_BISECT_H
+#define SYSFARM_VERIFY_BISECT_H
+
+#include "compare/abi.h"
+#include "compare/diff.h"
+#include "compare/redact.h"
+#include "pipeline/farm.h"
+#include "pipeline/run.h"
+#include "verify/judge.h"
+
+enum bisect_state { BISECT_UNTESTED, BISECT_GOOD, BISECT_BAD, BISECT_SKIP };
+
+struct bisect {
+	long good, bad;		/* patch counts known good and bad; -1:
+				 * the default (bisect_prepare()) */
+	int allow_added;	/* --allow-added, as in check */
+	struct strv patches, subjects;
+	char *golden, *log, *series;
+	struct redactions reds;
+	struct abi_table abi;	/* DIR/abi.yaml: the additions it allows */
+	struct judge judge;	/* check's, the table held to only for them */
+	enum bisect_state *state;	/* per patch count */
+	int builds;
+	struct run *run;	/* the configuration's, taken by every step */
+	struct diff diff;	/* of the last step that gave a snapshot */
+	struct diff bad_diff;	/* of step bad_k */
+	long bad_k;
+	char **why;		/* per step: why it was untestable, or NULL */
+	long lo, hi;		/* the answer: the first bad patch is one of
+				 * lo + 1 .. hi */
+};
+
+#define BISECT_INIT { .good = -1, .bad = -1 }
+
+/**
+ * bisect_prepare() - the series, the range, the golden of @f's one
+ *	selected configuration, and the verdicts an earlier run logged
+ *
+ * @b->good defaults to as many patches as open the matrix's own series,
+ * @b->bad to all of them.
+ *
+ * Return: 0, or -1 with @err set (bad input: exit 2).
+ */
+int bisect_prepare(struct farm *f, struct bisect *b, struct sf_err *err);
+
+/*
+ * bisect_run() - step until the range is one patch, or skips leave no
+ * step to take; the answer in @b->lo and @b->hi, the first bad step's
+ * diff in @b->bad_diff. Progress goes to the sink.
+ */
+void bisect_run(struct farm *f, struct bisect *b);
+
+void bisect_release(struct farm *f, struct bisect *b);
+
+#endif
