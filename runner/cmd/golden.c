@@ -351,32 +351,32 @@ out:
 /* At most this many of the paths two boots disagree on, in the message */
 #define FLAKY_PATHS 5
 
-int golden_confirm(struct farm *f, struct run *r,
+int golden_confirm(struct run *r, json_t *snap, struct result *again,
 		   const struct redactions *reds)
 {
-	struct result *res = &r->res, again;
-	json_t *snap = run_confirm(f, r, &again);
+	struct result *res = &r->res;
 	struct diff d = DIFF_INIT;
 	char *confirm = path_snapshot_confirm(r->out);
 	char *paths = xstrdup("");
 	int confirmed = 0;
 
-	res->boot_seconds += again.boot_seconds;
-	for (int i = 0; i < again.nretried && res->nretried < ATTEMPTS_MAX; i++)
-		res->retried[res->nretried++] = again.retried[i];
+	res->boot_seconds += again->boot_seconds;
+	for (int i = 0; i < again->nretried && res->nretried < ATTEMPTS_MAX;
+	     i++)
+		res->retried[res->nretried++] = again->retried[i];
 	if (!snap) {
-		err_set(&again.why, "no snapshot");	/* if it said nothing */
-		err_context(&again.why, "the confirming boot gave %s: ",
-			    verdict_name(again.v));
-		res->why = again.why;
+		err_set(&again->why, "no snapshot");	/* if it said nothing */
+		err_context(&again->why, "the confirming boot gave %s: ",
+			    verdict_name(again->v));
+		res->why = again->why;
 		res->v = V_FLAKY;
 		goto out;
 	}
-	err_clear(&again.why);
-	if (snap_check(confirm, snap, &again.why)) {
+	err_clear(&again->why);
+	if (snap_check(confirm, snap, &again->why)) {
 		/* its message, not the comparison's */
 		err_clear(&res->why);
-		res->why = again.why;
+		res->why = again->why;
 		res->v = V_FLAKY;
 		goto out;
 	}
@@ -400,7 +400,6 @@ int golden_confirm(struct farm *f, struct run *r,
 out:
 	free(paths);
 	diff_release(&d);
-	json_decref(snap);
 	free(confirm);
 	return confirmed;
 }
@@ -432,8 +431,11 @@ static void pending_one(struct golden_run *run, struct run *r)
 	free(path);
 }
 
-/* run_matrix()'s hook for check and update, on each fresh snapshot. */
-static void golden_one(void *ctx, struct farm *f, struct run *r)
+/*
+ * run_matrix()'s hook for check and update, on each fresh snapshot: a
+ * DIFF or ABI-MISMATCH is only reported once a second boot says it too.
+ */
+static enum run_next golden_one(void *ctx, struct farm *f, struct run *r)
 {
 	struct golden_run *run = ctx;
 
@@ -441,7 +443,19 @@ static void golden_one(void *ctx, struct farm *f, struct run *r)
 	if (run->abi.path && verdict_exit(r->res.v) != SF_EXIT_UNTESTED)
 		abi_one(f, run, r);
 	if (r->res.v == V_DIFF || r->res.v == V_ABI_MISMATCH)
-		run->confirmed[r->i] = golden_confirm(f, r, &run->reds);
+		return RUN_CONFIRM;
+	if (run->pending)
+		pending_one(run, r);
+	return RUN_DONE;
+}
+
+/* run_matrix()'s hook after golden_one()'s confirming boot. */
+static void golden_confirmed(void *ctx, struct farm *f, struct run *r,
+			     json_t *snap, struct result *again)
+{
+	struct golden_run *run = ctx;
+
+	run->confirmed[r->i] = golden_confirm(r, snap, again, &run->reds);
 	if (run->pending)
 		pending_one(run, r);
 }
@@ -536,7 +550,9 @@ int golden_run(struct farm *f, const struct golden_opts *o,
 	       struct golden_run *run)
 {
 	const struct run_hooks hooks = { .boot = 1, .save = 1,
-					 .snapshot = golden_one, .ctx = run };
+					 .snapshot = golden_one,
+					 .confirmed = golden_confirmed,
+					 .ctx = run };
 	struct sf_err err = SF_ERR_INIT;
 	char *path, *text;
 

@@ -130,8 +130,9 @@ struct golden_run {
  * (removed, changed, added: diff.h); an addition is allowed, shown but
  * not counted, with @o->allow_added or where the ABI table's row for its
  * path says `allow: {added: REASON}`; a snapshot whose changes are all
- * allowed is PASS. A DIFF or ABI-MISMATCH is confirmed by booting the
- * kernel again (run_confirm()): two snapshots that disagree are FLAKY.
+ * allowed is PASS. A DIFF or ABI-MISMATCH is confirmed by a second boot
+ * of its kernel (the hooks' RUN_CONFIRM, then golden_confirm()): two
+ * snapshots that disagree are FLAKY.
  * With @o->abi, a snapshot
  * equal to its golden that the ABI table finds fault with is ABI-MISMATCH,
  * and the table's Documentation/ABI rows are checked against the tree
@@ -153,17 +154,19 @@ int golden_run(struct farm *f, const struct golden_opts *o,
 
 /**
  * golden_confirm() - is @r's DIFF or ABI-MISMATCH what its kernel does?
+ * @snap: the second boot's snapshot (borrowed), or NULL when it gave none
+ * @again: that boot's result (run_hooks' confirmed hook gives both)
  * @reds: the rules both snapshots are normalized by
  *
- * Boots the kernel again (run_confirm()) and compares the two snapshots:
- * a verdict is only reported once the same kernel gives it twice. When
- * they disagree, or the second boot gives none, @r becomes FLAKY (could
- * not test), its message naming the paths that differ (at most 5) and
- * both snapshot files, which stay.
+ * Compares the second snapshot with @r's first, its retries and boot
+ * time added to @r's: a verdict is only reported once the same kernel
+ * gives it twice. When they disagree, or the second boot gives none, @r
+ * becomes FLAKY (could not test), its message naming the paths that
+ * differ (at most 5) and both snapshot files, which stay.
  *
  * Return: 1 when the second snapshot is the first's, else 0.
  */
-int golden_confirm(struct farm *f, struct run *r,
+int golden_confirm(struct run *r, json_t *snap, struct result *again,
 		   const struct redactions *reds);
 
 /*
