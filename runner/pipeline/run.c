@@ -843,7 +843,8 @@ enum run_stage {
 	STAGE_BOOTING,		/* its boot's worker runs */
 	STAGE_BOOTED,		/* its stages' result in: the hook's turn */
 	STAGE_CONFIRMING,	/* its hook asked for a second boot, which
-				 * a worker runs */
+				 * a worker runs (or will, once a slot is
+				 * free: no @pid yet) */
 	STAGE_CONFIRMED,	/* that boot's result in */
 	STAGE_DONE,		/* hooks called, result saved */
 };
@@ -867,8 +868,7 @@ struct sched {
 	const struct boot_ops *ops;	/* chosen once, by @f->backend */
 	struct build_pool bp;
 	struct sched_run *sr;	/* per run */
-	size_t ahead;		/* runs begun and not done at once: each
-				 * holds at most one boot worker */
+	size_t ahead;		/* boot workers at once */
 	size_t started;		/* runs begun */
 	size_t next;		/* the first run not done */
 };
@@ -1001,9 +1001,6 @@ static void run_start(struct sched *s, size_t i)
 		return;
 	if (h->prepared) {
 		run_prepared(s->f, r, h);
-	} else if (h->boot && !s->ops) {
-		r->res.v = V_QEMU_FAIL;
-		err_set(&r->res.why, "no back end '%s'", s->f->backend);
 	} else if (h->boot && sched_boot(s, r, i)) {
 		r->res.v = V_QEMU_FAIL;
 		err_set(&r->res.why, "cannot start a boot: %s",
@@ -1029,7 +1026,6 @@ static void sched_confirm(struct sched *s, size_t i)
 	again.snapshot = path_snapshot_confirm(r->out);
 	memset(&sr->again, 0, sizeof(sr->again));
 	sr->again_snap = NULL;
-	sr->stage = STAGE_CONFIRMING;
 	farm_progress(s->f, r->c, "booting again to confirm");
 	if (sched_boot(s, &again, i)) {
 		sr->again.v = V_QEMU_FAIL;
@@ -1042,14 +1038,15 @@ static void sched_confirm(struct sched *s, size_t i)
 
 /*
  * Whether the @next-th run may be built while the runs before it boot:
- * not when its kernel is built here (none of the pool's) and one of them
- * boots the same kernel directory, which that build may rewrite under it.
+ * not when its kernel is built here (none of the pool's, not --prebuilt)
+ * and one of them boots the same kernel directory, which that build may
+ * rewrite under it.
  */
 static int run_may_start(const struct sched *s, size_t next)
 {
 	const char *key = s->runs[next].c->key;
 
-	if (prebuilt_find(&s->bp, key))
+	if (s->f->prebuilt || prebuilt_find(&s->bp, key))
 		return 1;
 	for (size_t i = s->next; i < next; i++)
 		if ((s->sr[i].stage == STAGE_BOOTING ||
@@ -1059,16 +1056,48 @@ static int run_may_start(const struct sched *s, size_t next)
 	return 1;
 }
 
+/* The boot workers running. */
+static size_t sched_running(const struct sched *s)
+{
+	size_t n = 0;
+
+	for (size_t i = s->next; i < s->started; i++)
+		n += s->sr[i].pid != 0;
+	return n;
+}
+
 /*
- * The next runs begun, @s->ahead at once, each as soon as its kernel is
- * built: the boots overlap the builds still going. Return: how many.
+ * Whether the next run may begin: one at a time without boots (as its
+ * hooks come), else while fewer than @s->ahead boot workers run (a
+ * confirming boot's too: a slow boot or a confirmation holds one slot,
+ * not the runs after it).
+ */
+static int sched_may_begin(const struct sched *s)
+{
+	if (s->started == s->f->nsel)
+		return 0;
+	if (!s->h->boot || s->h->prepared)
+		return s->started == s->next;
+	return sched_running(s) < s->ahead &&
+	       (s->started == s->next || run_may_start(s, s->started));
+}
+
+/*
+ * The confirming boots asked for begun, then the next runs while
+ * sched_may_begin(), each as soon as its kernel is built: the boots
+ * overlap the builds still going. Return: how many.
  */
 static size_t sched_start(struct sched *s)
 {
 	size_t n = 0;
 
-	while (s->started < s->f->nsel && s->started < s->next + s->ahead &&
-	       (s->started == s->next || run_may_start(s, s->started))) {
+	for (size_t i = s->next; i < s->started; i++)
+		if (s->sr[i].stage == STAGE_CONFIRMING && !s->sr[i].pid &&
+		    sched_running(s) < s->ahead) {
+			sched_confirm(s, i);
+			n++;
+		}
+	while (sched_may_begin(s)) {
 		if (!pool_ready(s->f, &s->bp, &s->runs[s->started]) &&
 		    s->bp.running)
 			break;		/* its kernel is still being built */
@@ -1101,9 +1130,10 @@ static int run_kernel_shared(struct farm *f, const struct run *runs,
 
 /*
  * The hooks' turn, in the order of @f->sel: for each run whose stages
- * are in, its snapshot hook (which may ask for a confirming boot: begun,
- * the run waits for it), then the confirmed hook after that boot, then
- * its result saved. Return: how many steps were taken.
+ * are in, its snapshot hook (which may ask for a confirming boot:
+ * sched_start() begins it, the run waits for it), then the confirmed
+ * hook after that boot, then its result saved. Return: how many steps
+ * were taken.
  */
 static size_t sched_finish(struct sched *s)
 {
@@ -1117,7 +1147,7 @@ static size_t sched_finish(struct sched *s)
 
 		if (sr->stage == STAGE_BOOTED && r->snap && h->snapshot &&
 		    h->snapshot(h->ctx, s->f, r) == RUN_CONFIRM) {
-			sched_confirm(s, i);
+			sr->stage = STAGE_CONFIRMING;
 			n++;
 			continue;
 		}
@@ -1149,13 +1179,13 @@ void run_matrix(struct farm *f, struct run *runs, const struct run_hooks *h)
 	};
 
 	/* a lab's logs are read, not booted: nothing to overlap */
-	s.ahead = h->boot && !h->prepared && s.ops && !s.ops->replay ?
-		  (size_t)f->boots : 1;
+	s.ahead = s.ops->replay ? 1 : (size_t)f->boots;
 	for (size_t i = 0; i < f->nsel; i++)
 		s.sr[i] = (struct sched_run){ .status = -1, .fd = -1 };
 	pool_begin(f, &s.bp);
+	/* the hooks first: a confirming boot takes the slot its run freed */
 	while (s.next < f->nsel)
-		if (!sched_start(&s) && !sched_finish(&s))
+		if (!sched_finish(&s) && !sched_start(&s))
 			sched_reap(&s);
 	pool_end(&s.bp);
 	free(s.sr);

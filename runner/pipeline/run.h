@@ -102,7 +102,10 @@ struct boot_ops {
 				 * said so, never retried nor overlapped */
 };
 
-/* The back end called @name, or NULL when there is none. */
+/*
+ * The back end called @name, or NULL when there is none; every word
+ * --backend takes (farm_options) has one.
+ */
 const struct boot_ops *boot_ops_find(const char *name);
 
 /* What a LAVA job's metadata says of @r: source, series (new reference). */
