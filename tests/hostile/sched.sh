@@ -3,7 +3,8 @@
 # in name, without a kernel.
 #
 # sched_farm SYSFARM (a case's setup): three configurations of one kernel
-# (x86_64-a, -b, -c, a kernel as a build leaves it for --prebuilt),
+# (x86_64-a, -b, -c: lava-lab.sh's x86_64 times an axis n, its kernel as
+# a build leaves it for --prebuilt),
 # booted by the case's ./qemu/qemu-system-x86_64 (put first in PATH, with
 # SCHED_SH naming this file for it); frame0 and frame1, the snapshotter's
 # frames of two sysfs trees that differ in one value; their goldens
@@ -16,29 +17,11 @@
 # sched_wait PATTERN COUNT: until ./boots has COUNT lines of PATTERN;
 # false after 5 s.
 sched_farm() {
-	top=$(dirname "$(dirname "$1")")
-	cat >matrix.yaml <<-'MATRIX'
-	axes:
-	  arch:
-	    x86_64:
-	      kernel: {arch: x86_64, image: arch/x86/boot/bzImage}
-	      guest: {init: init, busybox: /bin/busybox, snapshotter: snap}
-	      qemu: {binary: qemu-system-x86_64, machine: pc, console: ttyS0, channel: /dev/ttyS1}
-	      timeout: 60
-	  n:
-	    a: {}
-	    b: {}
-	    c: {}
-	MATRIX
-	mkdir -p build/kernels/k/arch/x86/boot patches sys0/class/leds/a \
-		sys1/class/leds/a
-	: >patches/series
-	: >init
-	: >snap
-	echo 'not a kernel' >build/kernels/k/arch/x86/boot/bzImage
-	# their kernel id, the hash of an empty series
-	printf '{"kernel": "7a648cfcacfc78d8", "inputs": {"source": "6.1", "series": "cbf29ce484222325", "compiler": "gcc", "config": "0"}}\n' \
-		>build/kernels/k/sysfarm-kernel.json
+	# lava-lab.sh's one configuration and its kernel, then a second axis
+	. "$(dirname "$1")/../tests/hostile/lava-lab.sh"
+	lab_build "$1"
+	printf '%s\n' '  n:' '    a: {}' '    b: {}' '    c: {}' >>matrix.yaml
+	mkdir -p sys0/class/leds/a sys1/class/leds/a
 	echo 0 >sys0/class/leds/a/brightness
 	echo 1 >sys1/class/leds/a/brightness
 	for n in 0 1; do
