@@ -484,6 +484,31 @@ static int run_prebuilt(struct farm *f, struct run *run)
 	return 0;
 }
 
+/* @run's kernel built in this process, its make watched (@*seconds). */
+static enum kbuild_status run_build_here(struct farm *f, struct run *run,
+					 double *seconds)
+{
+	const struct config *c = run->c;
+	const struct source *src = &farm_source(f, run->i)->src;
+	struct build_watch w = { .f = f };
+	enum kbuild_status st;
+	double t = now_seconds();
+
+	farm_progress(f, c, "kernel %s", c->key);
+	meter_begin(f, c, src, &w.m);
+	f->kb.watch = build_watched;
+	f->kb.watch_arg = &w;
+	st = kbuild_run(&f->kb, &f->m, c, src, &run->res.why);
+	f->kb.watch = NULL;
+	meter_release(&w.m);
+	sink_live(0, NULL);
+	*seconds = now_seconds() - t;
+	if (st == KBUILD_OK)
+		farm_progress(f, c, "kernel %s built in %.1f s", c->key,
+			      *seconds);
+	return st;
+}
+
 /*
  * The build stage: @bp's kernel claimed, or built here when it is none of
  * @bp's. Return: 0 to go on, -1 when @r has its verdict.
@@ -514,22 +539,7 @@ static int run_build(struct farm *f, struct build_pool *bp, struct run *run)
 			st = KBUILD_UP_TO_DATE;
 		p->claimed = 1;
 	} else {
-		struct build_watch w = { .f = f };
-
-		seconds = now_seconds();
-		farm_progress(f, c, "kernel %s", c->key);
-		meter_begin(f, c, &farm_source(f, run->i)->src, &w.m);
-		f->kb.watch = build_watched;
-		f->kb.watch_arg = &w;
-		st = kbuild_run(&f->kb, &f->m, c, &farm_source(f, run->i)->src,
-				&r->why);
-		f->kb.watch = NULL;
-		meter_release(&w.m);
-		sink_live(0, NULL);
-		seconds = now_seconds() - seconds;
-		if (st == KBUILD_OK)
-			farm_progress(f, c, "kernel %s built in %.1f s",
-				      c->key, seconds);
+		st = run_build_here(f, run, &seconds);
 	}
 	/* make's time, when it ran for this configuration, built or not */
 	if (st != KBUILD_UP_TO_DATE)
