@@ -668,7 +668,6 @@ void farm_set_series(struct farm *f, const char *series)
 		err_clear(&f->srcs[i].err);
 		f->srcs[i].state = 0;
 	}
-	f->npre = 0;	/* built from the other series */
 }
 
 void farm_release(struct farm *f)
@@ -693,7 +692,6 @@ void farm_release(struct farm *f)
 	free(f->build);
 	free(f->series);
 	free(f->sel);
-	free(f->pre);
 	if (f->lock_fd >= 0)
 		close(f->lock_fd);
 }

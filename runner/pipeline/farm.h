@@ -15,8 +15,6 @@
 #include "pipeline/fetch.h"
 #include "pipeline/source.h"
 
-struct prebuilt;
-
 /*
  * A kernel source the selected configurations build: a tarball and its
  * series (the matrix's `source:`, or --tarball and --series), or a user's
@@ -52,8 +50,8 @@ struct farm {
 	const char *accel;
 	const char *result;	/* "channel" or "console": the transport,
 				 * not an input (not in the header) */
-	const char *backend;	/* "qemu", "lava" or "lab" (lava.h): not an
-				 * input either */
+	const char *backend;	/* "qemu", "lava" or "lab" (run.h's
+				 * boot_ops): not an input either */
 	struct strv append;
 	int timeout;		/* overrides the matrix when > 0 */
 	int jobs;
@@ -77,8 +75,6 @@ struct farm {
 	struct kbuild kb;	/* how kernels are built here, for them all */
 	int builds;		/* kernels built at a time */
 	int boots;		/* configurations booted at a time */
-	struct prebuilt *pre;	/* the kernels run_matrix() built up front */
-	size_t npre;
 };
 
 void farm_init(struct farm *f);

@@ -169,15 +169,6 @@ static void build_work(void *arg, void *out)
 	msg->seconds = now_seconds() - t;
 }
 
-/* The pool's kernel of @key, or NULL. */
-static struct prebuilt *prebuilt_find(struct farm *f, const char *key)
-{
-	for (size_t i = 0; i < f->npre; i++)
-		if (!strcmp(f->pre[i].key, key))
-			return &f->pre[i];
-	return NULL;
-}
-
 /* A source's preparation, in a worker: its message is whether it worked. */
 struct prep_job {
 	struct farm *f;
@@ -198,6 +189,10 @@ static void prep_work(void *arg, void *out)
  * configuration as soon as its kernel is built, while the others build.
  */
 struct build_pool {
+	struct prebuilt *pre;	/* one per build key; none (@npre 0): each
+				 * kernel is built when its configuration
+				 * comes (run_build()) */
+	size_t npre;
 	struct {
 		pid_t pid;
 		int fd;
@@ -210,6 +205,16 @@ struct build_pool {
 	double live;		/* meters_say()'s */
 };
 
+/* The pool's kernel of @key, or NULL. */
+static struct prebuilt *prebuilt_find(const struct build_pool *bp,
+				      const char *key)
+{
+	for (size_t i = 0; i < bp->npre; i++)
+		if (!strcmp(bp->pre[i].key, key))
+			return &bp->pre[i];
+	return NULL;
+}
+
 /*
  * What goes in a free slot next: the first kernel whose source is ready,
  * else the preparation of the first source a kernel waits for (@*fs).
@@ -220,8 +225,8 @@ static struct prebuilt *pool_next(struct farm *f, const struct build_pool *bp,
 				  struct farm_source **fs)
 {
 	*fs = NULL;
-	for (size_t i = 0; i < f->npre; i++) {
-		struct prebuilt *p = &f->pre[i];
+	for (size_t i = 0; i < bp->npre; i++) {
+		struct prebuilt *p = &bp->pre[i];
 
 		if (p->started || p->fs->state < 0)
 			continue;
@@ -287,7 +292,7 @@ static void pool_fill(struct farm *f, struct build_pool *bp)
 }
 
 /*
- * Sets up @bp and starts its first workers. Does nothing (@f->npre 0:
+ * Sets up @bp and starts its first workers. Does nothing (@bp->npre 0:
  * run_build() builds each kernel when its configuration comes) for fewer
  * than two keys or --builds 1.
  *
@@ -301,17 +306,14 @@ static void pool_fill(struct farm *f, struct build_pool *bp)
 static void pool_begin(struct farm *f, struct build_pool *bp)
 {
 	memset(bp, 0, sizeof(*bp));
-	free(f->pre);
-	f->pre = NULL;
-	f->npre = 0;
 	if (f->builds < 2 || f->prebuilt)
 		return;
-	f->pre = xmalloc(f->nsel * sizeof(*f->pre));
+	bp->pre = xmalloc(f->nsel * sizeof(*bp->pre));
 	for (size_t s = 0; s < f->nsel; s++) {
 		const struct config *c = &f->m.configs[f->sel[s]];
-		struct prebuilt *p = &f->pre[f->npre];
+		struct prebuilt *p = &bp->pre[bp->npre];
 
-		if (prebuilt_find(f, c->key))
+		if (prebuilt_find(bp, c->key))
 			continue;
 		memset(p, 0, sizeof(*p));
 		p->c = c;
@@ -322,10 +324,10 @@ static void pool_begin(struct farm *f, struct build_pool *bp)
 		err_set(&p->why,
 			"the build of kernel %s did not report its outcome",
 			c->key);
-		f->npre++;
+		bp->npre++;
 	}
-	if (f->npre < 2) {
-		f->npre = 0;	/* nothing to overlap: run_build() builds */
+	if (bp->npre < 2) {
+		bp->npre = 0;	/* nothing to overlap: run_build() builds */
 		return;
 	}
 	/* --jobs N in all: N tokens, inherited by the makes (no O_CLOEXEC) */
@@ -334,7 +336,7 @@ static void pool_begin(struct farm *f, struct build_pool *bp)
 
 		err_set(&err, "cannot make a jobserver: %s", strerror(errno));
 		sink_error(&err);
-		f->npre = 0;
+		bp->npre = 0;
 		return;
 	}
 	for (int i = 0; i < f->jobs; i++)
@@ -404,7 +406,7 @@ static int pool_reaped(struct farm *f, struct build_pool *bp, pid_t pid,
 static int pool_ready(struct farm *f, const struct build_pool *bp,
 		      const struct run *run)
 {
-	struct prebuilt *p = prebuilt_find(f, run->c->key);
+	struct prebuilt *p = prebuilt_find(bp, run->c->key);
 	struct farm_source *fs = farm_source(f, run->i);
 
 	if (bp->preparing && bp->preparing[fs - f->srcs] && !fs->state)
@@ -414,6 +416,9 @@ static int pool_ready(struct farm *f, const struct build_pool *bp,
 
 static void pool_end(struct build_pool *bp)
 {
+	free(bp->pre);
+	bp->pre = NULL;
+	bp->npre = 0;
 	if (!bp->slot)
 		return;
 	for (size_t i = 0; i < bp->running; i++)
@@ -445,22 +450,6 @@ static pid_t pool_wait(struct farm *f, struct build_pool *bp, int *status)
 			return pid;
 		meters_say(f, ms, n, &bp->live);
 	}
-}
-
-/* Every kernel of the pool built (run_shell(): one configuration). */
-static void run_build_all(struct farm *f)
-{
-	struct build_pool bp;
-	int status;
-
-	pool_begin(f, &bp);
-	while (bp.running) {
-		pid_t pid = pool_wait(f, &bp, &status);
-
-		if (pid < 0 || !pool_reaped(f, &bp, pid, status))
-			break;
-	}
-	pool_end(&bp);
 }
 
 /*
@@ -495,8 +484,36 @@ static int run_prebuilt(struct farm *f, struct run *run)
 	return 0;
 }
 
-/* The build stage. Return: 0 to go on, -1 when @r has its verdict. */
-static int run_build(struct farm *f, struct run *run)
+/* @run's kernel built in this process, its make watched (@*seconds). */
+static enum kbuild_status run_build_here(struct farm *f, struct run *run,
+					 double *seconds)
+{
+	const struct config *c = run->c;
+	const struct source *src = &farm_source(f, run->i)->src;
+	struct build_watch w = { .f = f };
+	enum kbuild_status st;
+	double t = now_seconds();
+
+	farm_progress(f, c, "kernel %s", c->key);
+	meter_begin(f, c, src, &w.m);
+	f->kb.watch = build_watched;
+	f->kb.watch_arg = &w;
+	st = kbuild_run(&f->kb, &f->m, c, src, &run->res.why);
+	f->kb.watch = NULL;
+	meter_release(&w.m);
+	sink_live(0, NULL);
+	*seconds = now_seconds() - t;
+	if (st == KBUILD_OK)
+		farm_progress(f, c, "kernel %s built in %.1f s", c->key,
+			      *seconds);
+	return st;
+}
+
+/*
+ * The build stage: @bp's kernel claimed, or built here when it is none of
+ * @bp's. Return: 0 to go on, -1 when @r has its verdict.
+ */
+static int run_build(struct farm *f, struct build_pool *bp, struct run *run)
 {
 	const struct config *c = run->c;
 	struct result *r = &run->res;
@@ -512,7 +529,7 @@ static int run_build(struct farm *f, struct run *run)
 		return run_prebuilt(f, run);
 	if (run_prepare(f, run))
 		return -1;
-	p = prebuilt_find(f, c->key);
+	p = prebuilt_find(bp, c->key);
 	if (p) {
 		st = p->st;
 		/* Built once, for the first configuration to ask. */
@@ -522,22 +539,7 @@ static int run_build(struct farm *f, struct run *run)
 			st = KBUILD_UP_TO_DATE;
 		p->claimed = 1;
 	} else {
-		struct build_watch w = { .f = f };
-
-		seconds = now_seconds();
-		farm_progress(f, c, "kernel %s", c->key);
-		meter_begin(f, c, &farm_source(f, run->i)->src, &w.m);
-		f->kb.watch = build_watched;
-		f->kb.watch_arg = &w;
-		st = kbuild_run(&f->kb, &f->m, c, &farm_source(f, run->i)->src,
-				&r->why);
-		f->kb.watch = NULL;
-		meter_release(&w.m);
-		sink_live(0, NULL);
-		seconds = now_seconds() - seconds;
-		if (st == KBUILD_OK)
-			farm_progress(f, c, "kernel %s built in %.1f s",
-				      c->key, seconds);
+		st = run_build_here(f, run, &seconds);
 	}
 	/* make's time, when it ran for this configuration, built or not */
 	if (st != KBUILD_UP_TO_DATE)
@@ -631,22 +633,48 @@ static int boot_prepare(struct farm *f, struct run *run,
 	return 0;
 }
 
-static int run_on_lava(const struct farm *f)
+static enum verdict qemu_boot(struct farm *f, struct run *run,
+			      const struct boot *b, const char *dtb)
 {
-	return !strcmp(f->backend, "lava");
+	return boot_run(&f->m, run->c, b, dtb, &run->snap, &run->res.why);
 }
 
-/* The boots were a lab's: their LAVA logs are read, nothing is booted. */
-static int run_from_lab(const struct farm *f)
+static enum verdict lava_boot(struct farm *f, struct run *run,
+			      const struct boot *b, const char *dtb)
 {
-	return !strcmp(f->backend, "lab");
+	json_t *meta = run_lava_metadata(f, run);
+	enum verdict v = lava_boot_run(run->c, b, dtb, meta, &run->snap,
+				       &run->res.why);
+
+	json_decref(meta);
+	return v;
 }
 
-/* The frame on the console: asked for, or the only way out of LAVA. */
-static int run_on_console(const struct farm *f)
+static enum verdict lab_boot(struct farm *f, struct run *run,
+			     const struct boot *b, const char *dtb)
 {
-	return run_on_lava(f) || run_from_lab(f) ||
-	       !strcmp(f->result, "console");
+	char *dir = path_lava_jobs(f->build, run->c->name);
+	char *log = path_lava_log(dir);
+	enum verdict v = lava_log_run(b, dtb, log, &run->snap, &run->res.why);
+
+	free(log);
+	free(dir);
+	return v;
+}
+
+static const struct boot_ops backends[] = {
+	{ .name = "qemu", .boot = qemu_boot },
+	{ .name = "lava", .boot = lava_boot, .through = ", through lava-run",
+	  .console = 1 },
+	{ .name = "lab", .boot = lab_boot, .console = 1, .replay = 1 },
+};
+
+const struct boot_ops *boot_ops_find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(backends); i++)
+		if (!strcmp(backends[i].name, name))
+			return &backends[i];
+	return NULL;
 }
 
 /*
@@ -662,8 +690,9 @@ static char *boot_on_console(const struct run *run, struct boot *b)
 	return cmdline;
 }
 
-/* One boot. Return: 0 with @run->snap, or -1 with its verdict. */
-static int boot_once(struct farm *f, struct run *run)
+/* One boot through @ops. Return: 0 with @run->snap, or -1 with its verdict. */
+static int boot_once(struct farm *f, const struct boot_ops *ops,
+		     struct run *run)
 {
 	const struct config *c = run->c;
 	struct result *r = &run->res;
@@ -675,32 +704,17 @@ static int boot_once(struct farm *f, struct run *run)
 
 	if (boot_prepare(f, run, &bf, &b))
 		goto out;
-	if (run_on_console(f))
+	/* the frame on the console: asked for, or the back end's only way */
+	if (ops->console || !strcmp(f->result, "console"))
 		cmdline = boot_on_console(run, &b);
-	if (run_from_lab(f))
+	if (ops->replay)
 		farm_progress(f, c, "reading the lab's LAVA log");
 	else
 		farm_progress(f, c, "booting (%s%s, limit %d s)", f->accel,
-			      run_on_lava(f) ? ", through lava-run" : "",
-			      b.timeout);
+			      ops->through ? ops->through : "", b.timeout);
 	/* Nothing from an earlier boot may be mistaken for this one's. */
 	unlink(run->snapshot);
-	if (run_from_lab(f)) {
-		char *dir = path_lava_jobs(f->build, c->name);
-		char *log = path_lava_log(dir);
-
-		r->v = lava_log_run(&b, bf.dtb, log, &run->snap, &r->why);
-		free(log);
-		free(dir);
-	} else if (run_on_lava(f)) {
-		json_t *meta = run_lava_metadata(f, run);
-
-		r->v = lava_boot_run(c, &b, bf.dtb, meta, &run->snap,
-				     &r->why);
-		json_decref(meta);
-	} else {
-		r->v = boot_run(&f->m, c, &b, bf.dtb, &run->snap, &r->why);
-	}
+	r->v = ops->boot(f, run, &b, bf.dtb);
 	if (r->v == V_SNAPSHOT && snapshot_save(f, run, &r->why)) {
 		r->v = V_NO_SNAPSHOT;
 		json_decref(run->snap);
@@ -743,13 +757,14 @@ out:
 
 int run_shell(struct farm *f, struct run *run)
 {
+	/* one configuration: no kernel to build up front */
+	struct build_pool none = { 0 };
 	struct boot_files bf;
 	struct boot b;
 	char *cmdline;
 
-	run_build_all(f);
 	memset(&run->res, 0, sizeof(run->res));
-	if (run_build(f, run))
+	if (run_build(f, &none, run))
 		return -1;
 	if (!boot_prepare(f, run, &bf, &b)) {
 		cmdline = xstrfmt("%s sysfarm.shell=1", run->cmdline);
@@ -771,14 +786,15 @@ int run_shell(struct farm *f, struct run *run)
  * verdict of the kernel's, stands at once.
  * Return: 0 with @run->snap, or -1 with its verdict.
  */
-static int run_boot(struct farm *f, struct run *run)
+static int run_boot(struct farm *f, const struct boot_ops *ops,
+		    struct run *run)
 {
 	struct result *r = &run->res;
 	/* a lab's log says the same the second time */
-	int attempts = run->c->s.attempts && !run_from_lab(f) ?
+	int attempts = run->c->s.attempts && !ops->replay ?
 		       run->c->s.attempts : 1;
 
-	while (boot_once(f, run)) {
+	while (boot_once(f, ops, run)) {
 		if (!verdict_retried(r->v) || r->nretried + 1 >= attempts)
 			return -1;
 		r->retried[r->nretried++] = r->v;
@@ -787,20 +803,6 @@ static int run_boot(struct farm *f, struct run *run)
 		err_clear(&r->why);
 	}
 	return 0;
-}
-
-json_t *run_confirm(struct farm *f, struct run *r, struct result *res)
-{
-	struct run again = *r;
-
-	memset(&again.res, 0, sizeof(again.res));
-	again.snap = NULL;
-	again.snapshot = path_snapshot_confirm(r->out);
-	farm_progress(f, r->c, "booting again to confirm");
-	run_boot(f, &again);
-	*res = again.res;
-	free(again.snapshot);
-	return again.snap;
 }
 
 json_t *run_result_json(const struct run *r)
@@ -841,21 +843,53 @@ static void run_result_save(const struct run *r)
 	free(path);
 }
 
-/* A boot in a forked worker (run_matrix() with --boots above 1). */
-struct boot_worker {
-	pid_t pid;		/* 0: none, or reaped */
+/*
+ * The one loop (run_matrix()), as git's run_processes_parallel() is one:
+ * the pool's builds and the runs' boots are forked workers it starts and
+ * reaps, whichever ends first; the hooks come in the order of @f->sel.
+ */
+enum run_stage {
+	STAGE_WAITING,		/* not begun */
+	STAGE_BOOTING,		/* its boot's worker runs */
+	STAGE_BOOTED,		/* its stages' result in: the hook's turn */
+	STAGE_CONFIRMING,	/* its hook asked for a second boot, which
+				 * a worker runs (or will, once a slot is
+				 * free: no @pid yet) */
+	STAGE_CONFIRMED,	/* that boot's result in */
+	STAGE_DONE,		/* hooks called, result saved */
+};
+
+/* A run's place in the loop. */
+struct sched_run {
+	enum run_stage stage;
+	pid_t pid;		/* its boot's worker; 0: none, or reaped */
 	int status;		/* its wait status once reaped, else -1 */
 	int fd;			/* the worker's struct result comes here;
-				 * -1: no boot, or collected */
+				 * -1: no worker, or its message collected */
 	double t0;		/* when the run's build stage began */
+	struct result again;	/* the confirming boot's */
+	json_t *again_snap;	/* its snapshot, or NULL */
+};
+
+struct sched {
+	struct farm *f;
+	struct run *runs;
+	const struct run_hooks *h;
+	const struct boot_ops *ops;	/* chosen once, by @f->backend */
+	struct build_pool bp;
+	struct sched_run *sr;	/* per run */
+	size_t ahead;		/* boot workers at once */
+	size_t started;		/* runs begun */
+	size_t next;		/* the first run not done */
 };
 
 /*
  * A boot worker's work: as a boot in this process would, the snapshot
- * written to @run's directory.
+ * written to @run's snapshot file.
  */
 struct boot_job {
 	struct farm *f;
+	const struct boot_ops *ops;
 	struct run *run;
 };
 
@@ -863,17 +897,19 @@ static void boot_work(void *arg, void *out)
 {
 	struct boot_job *job = arg;
 
-	run_boot(job->f, job->run);
+	run_boot(job->f, job->ops, job->run);
 	memcpy(out, &job->run->res, sizeof(job->run->res));
 }
 
 /*
- * Boots @run in a forked worker, which sends its struct result back.
- * Return: 0, or -1 (nothing started) with errno.
+ * Boots @run (the @i-th run, or its confirming copy) in a forked worker,
+ * which sends its struct result back. Return: 0, or -1 (nothing started)
+ * with errno.
  */
-static int boot_start(struct farm *f, struct run *run, struct boot_worker *w)
+static int sched_boot(struct sched *s, struct run *run, size_t i)
 {
-	struct boot_job job = { .f = f, .run = run };
+	struct boot_job job = { .f = s->f, .ops = s->ops, .run = run };
+	struct sched_run *sr = &s->sr[i];
 	struct result res;
 
 	/*
@@ -882,80 +918,85 @@ static int boot_start(struct farm *f, struct run *run, struct boot_worker *w)
 	 */
 	proc_version(run->c->s.qemu_binary, &run->res.why);
 	err_clear(&run->res.why);
-	w->pid = proc_worker(boot_work, &job, &res, sizeof(res), &w->fd);
-	w->status = -1;
-	if (w->pid < 0) {
-		w->pid = 0;
+	sr->pid = proc_worker(boot_work, &job, &res, sizeof(res), &sr->fd);
+	sr->status = -1;
+	if (sr->pid < 0) {
+		sr->pid = 0;
 		return -1;
 	}
 	return 0;
 }
 
 /*
- * One worker reaped, whichever ends first: a build's or a preparation's
- * (@bp's: taken at once, its slot filled again) or a boot's (its status
- * kept in @ws, its result waiting in its pipe).
+ * The outcome of the @i-th run's boot worker, reaped (or lost): its
+ * result, the snapshot it wrote read back; a first boot's into the run,
+ * a confirming boot's beside it.
  */
-static void reap_one(struct farm *f, struct build_pool *bp,
-		     struct boot_worker *ws, size_t n)
+static void sched_collect(struct sched *s, size_t i)
+{
+	struct sched_run *sr = &s->sr[i];
+	struct run *run = &s->runs[i];
+	int confirm = sr->stage == STAGE_CONFIRMING;
+	struct result *res = confirm ? &sr->again : &run->res;
+	json_t **snap = confirm ? &sr->again_snap : &run->snap;
+	char *path = confirm ? path_snapshot_confirm(run->out) :
+		     xstrdup(run->snapshot);
+	struct result got;
+
+	if (proc_worker_read(sr->fd, &got, sizeof(got))) {
+		char *lost = proc_worker_lost(sr->status);
+
+		res->v = V_QEMU_FAIL;
+		err_set(&res->why, "the boot of %s %s", run->c->name, lost);
+		free(lost);
+	} else {
+		*res = got;
+		if (res->v == V_SNAPSHOT &&
+		    json_file_read(path, snap, &res->why)) {
+			res->v = V_NO_SNAPSHOT;
+			*snap = NULL;
+		}
+	}
+	sr->fd = -1;
+	sr->stage = confirm ? STAGE_CONFIRMED : STAGE_BOOTED;
+	free(path);
+}
+
+/*
+ * One worker reaped, whichever ends first: a build's or a preparation's
+ * (the pool's: taken at once, its slot filled again) or a boot's
+ * (collected).
+ */
+static void sched_reap(struct sched *s)
 {
 	int status;
-	pid_t pid = pool_wait(f, bp, &status);
+	pid_t pid = pool_wait(s->f, &s->bp, &status);
 
-	if (pid >= 0 && pool_reaped(f, bp, pid, status))
+	if (pid >= 0 && pool_reaped(s->f, &s->bp, pid, status))
 		return;
-	for (size_t i = 0; i < n; i++)
-		if (ws[i].pid && (pid < 0 || ws[i].pid == pid)) {
-			ws[i].pid = 0;
-			ws[i].status = pid < 0 ? -1 : status;
+	for (size_t i = s->next; i < s->started; i++) {
+		struct sched_run *sr = &s->sr[i];
+
+		if (sr->pid && (pid < 0 || sr->pid == pid)) {
+			sr->pid = 0;
+			sr->status = pid < 0 ? -1 : status;
+			sched_collect(s, i);
 		}
+	}
 	/* No child left to wait for: pool_end() closes the slots */
 	if (pid < 0)
-		while (bp->running)
-			close(bp->slot[--bp->running].fd);
+		while (s->bp.running)
+			close(s->bp.slot[--s->bp.running].fd);
 }
 
 /*
- * The outcome of boot worker @s: its result, the snapshot it wrote read
- * back. Builds that end meanwhile are taken (reap_one()).
+ * The stages of the @i-th run before its hook: build, then its boot
+ * begun in a worker, or the prepared hook.
  */
-static void boot_collect(struct farm *f, struct build_pool *bp,
-			 struct run *runs, size_t n, struct boot_worker *ws,
-			 size_t s)
+static void run_start(struct sched *s, size_t i)
 {
-	struct run *run = &runs[s];
-	struct result res;
-	int got;
-
-	/* its message waits in the pipe once it has ended */
-	while (ws[s].pid)
-		reap_one(f, bp, ws, n);
-	got = !proc_worker_read(ws[s].fd, &res, sizeof(res));
-	ws[s].fd = -1;
-	if (!got) {
-		char *lost = proc_worker_lost(ws[s].status);
-
-		run->res.v = V_QEMU_FAIL;
-		err_set(&run->res.why, "the boot of %s %s", run->c->name,
-			lost);
-		free(lost);
-		return;
-	}
-	run->res = res;
-	if (res.v == V_SNAPSHOT &&
-	    json_file_read(run->snapshot, &run->snap, &run->res.why)) {
-		run->res.v = V_NO_SNAPSHOT;
-		run->snap = NULL;
-	}
-}
-
-/*
- * The stages before the hook: build, then boot (in a worker when @w is
- * not NULL) or the prepared hook.
- */
-static void run_start(struct farm *f, struct run *r, const struct run_hooks *h,
-		      struct boot_worker *w)
-{
+	struct run *r = &s->runs[i];
+	const struct run_hooks *h = s->h;
 	char *confirm = path_snapshot_confirm(r->out);
 
 	/* a second boot belongs to the run that asked for it */
@@ -964,37 +1005,116 @@ static void run_start(struct farm *f, struct run *r, const struct run_hooks *h,
 	memset(&r->res, 0, sizeof(r->res));
 	json_decref(r->snap);
 	r->snap = NULL;
-	if (run_build(f, r))
+	s->sr[i].stage = STAGE_BOOTED;
+	s->sr[i].t0 = now_seconds();
+	if (run_build(s->f, &s->bp, r))
 		return;
 	if (h->prepared) {
-		run_prepared(f, r, h);
-	} else if (h->boot && w) {
-		if (boot_start(f, r, w)) {
-			r->res.v = V_QEMU_FAIL;
-			err_set(&r->res.why, "cannot start a boot: %s",
-				strerror(errno));
-		}
+		run_prepared(s->f, r, h);
+	} else if (h->boot && sched_boot(s, r, i)) {
+		r->res.v = V_QEMU_FAIL;
+		err_set(&r->res.why, "cannot start a boot: %s",
+			strerror(errno));
 	} else if (h->boot) {
-		run_boot(f, r);
+		s->sr[i].stage = STAGE_BOOTING;
 	}
 }
 
 /*
- * Whether @next may be built while the runs before it boot: not when its
- * kernel is built here (not up front) and one of them boots the same
- * kernel directory, which that build may rewrite under it.
+ * The confirming boot of the @i-th run, whose hook asked for it: its
+ * kernel booted again in a worker, the snapshot written to
+ * out/snapshot.confirm.json, out/snapshot.json left alone.
  */
-static int run_may_start(struct farm *f, struct run *runs,
-			 const struct boot_worker *ws, size_t next)
+static void sched_confirm(struct sched *s, size_t i)
 {
-	const char *key = runs[next].c->key;
+	struct run *r = &s->runs[i];
+	struct sched_run *sr = &s->sr[i];
+	struct run again = *r;
 
-	if (prebuilt_find(f, key))
+	memset(&again.res, 0, sizeof(again.res));
+	again.snap = NULL;
+	again.snapshot = path_snapshot_confirm(r->out);
+	memset(&sr->again, 0, sizeof(sr->again));
+	sr->again_snap = NULL;
+	farm_progress(s->f, r->c, "booting again to confirm");
+	if (sched_boot(s, &again, i)) {
+		sr->again.v = V_QEMU_FAIL;
+		err_set(&sr->again.why, "cannot start a boot: %s",
+			strerror(errno));
+		sr->stage = STAGE_CONFIRMED;
+	}
+	free(again.snapshot);
+}
+
+/*
+ * Whether the @next-th run may be built while the runs before it boot:
+ * not when its kernel is built here (none of the pool's, not --prebuilt)
+ * and one of them boots the same kernel directory, which that build may
+ * rewrite under it.
+ */
+static int run_may_start(const struct sched *s, size_t next)
+{
+	const char *key = s->runs[next].c->key;
+
+	if (s->f->prebuilt || prebuilt_find(&s->bp, key))
 		return 1;
-	for (size_t i = 0; i < next; i++)
-		if (ws[i].fd >= 0 && !strcmp(runs[i].c->key, key))
+	for (size_t i = s->next; i < next; i++)
+		if ((s->sr[i].stage == STAGE_BOOTING ||
+		     s->sr[i].stage == STAGE_CONFIRMING) &&
+		    !strcmp(s->runs[i].c->key, key))
 			return 0;
 	return 1;
+}
+
+/* The boot workers running. */
+static size_t sched_running(const struct sched *s)
+{
+	size_t n = 0;
+
+	for (size_t i = s->next; i < s->started; i++)
+		n += s->sr[i].pid != 0;
+	return n;
+}
+
+/*
+ * Whether the next run may begin: one at a time without boots (as its
+ * hooks come), else while fewer than @s->ahead boot workers run (a
+ * confirming boot's too: a slow boot or a confirmation holds one slot,
+ * not the runs after it).
+ */
+static int sched_may_begin(const struct sched *s)
+{
+	if (s->started == s->f->nsel)
+		return 0;
+	if (!s->h->boot || s->h->prepared)
+		return s->started == s->next;
+	return sched_running(s) < s->ahead &&
+	       (s->started == s->next || run_may_start(s, s->started));
+}
+
+/*
+ * The confirming boots asked for begun, then the next runs while
+ * sched_may_begin(), each as soon as its kernel is built: the boots
+ * overlap the builds still going. Return: how many.
+ */
+static size_t sched_start(struct sched *s)
+{
+	size_t n = 0;
+
+	for (size_t i = s->next; i < s->started; i++)
+		if (s->sr[i].stage == STAGE_CONFIRMING && !s->sr[i].pid &&
+		    sched_running(s) < s->ahead) {
+			sched_confirm(s, i);
+			n++;
+		}
+	while (sched_may_begin(s)) {
+		if (!pool_ready(s->f, &s->bp, &s->runs[s->started]) &&
+		    s->bp.running)
+			break;		/* its kernel is still being built */
+		run_start(s, s->started++);
+		n++;
+	}
+	return n;
 }
 
 /*
@@ -1018,44 +1138,65 @@ static int run_kernel_shared(struct farm *f, const struct run *runs,
 	return 0;
 }
 
-void run_matrix(struct farm *f, struct run *runs, const struct run_hooks *h)
+/*
+ * The hooks' turn, in the order of @f->sel: for each run whose stages
+ * are in, its snapshot hook (which may ask for a confirming boot:
+ * sched_start() begins it, the run waits for it), then the confirmed
+ * hook after that boot, then its result saved. Return: how many steps
+ * were taken.
+ */
+static size_t sched_finish(struct sched *s)
 {
-	/* a lab's logs are read, not booted: nothing to overlap */
-	size_t ahead = h->boot && !h->prepared && !run_from_lab(f) ?
-		       (size_t)f->boots : 1;
-	struct boot_worker *ws = xmalloc(f->nsel * sizeof(*ws));
-	struct build_pool bp;
-	size_t started = 0;
+	const struct run_hooks *h = s->h;
+	size_t n = 0;
 
-	for (size_t s = 0; s < f->nsel; s++)
-		ws[s] = (struct boot_worker){ .status = -1, .fd = -1 };
-	pool_begin(f, &bp);
-	for (size_t s = 0; s < f->nsel; s++) {
-		struct run *r = &runs[s];
+	while (s->next < s->started) {
+		size_t i = s->next;
+		struct sched_run *sr = &s->sr[i];
+		struct run *r = &s->runs[i];
 
-		/*
-		 * The next ones begun, @ahead at once, each as soon as its
-		 * kernel is built: the boots overlap the builds still going.
-		 */
-		while (started < f->nsel && started < s + ahead &&
-		       (started == s || run_may_start(f, runs, ws, started))) {
-			while (!pool_ready(f, &bp, &runs[started]) &&
-			       bp.running)
-				reap_one(f, &bp, ws, f->nsel);
-			ws[started].t0 = now_seconds();
-			run_start(f, &runs[started], h,
-				  ahead > 1 ? &ws[started] : NULL);
-			started++;
+		if (sr->stage == STAGE_BOOTED && r->snap && h->snapshot &&
+		    h->snapshot(h->ctx, s->f, r) == RUN_CONFIRM) {
+			sr->stage = STAGE_CONFIRMING;
+			n++;
+			continue;
 		}
-		if (ws[s].fd >= 0)
-			boot_collect(f, &bp, runs, f->nsel, ws, s);
-		if (r->snap && h->snapshot)
-			h->snapshot(h->ctx, f, r);
-		r->res.seconds = now_seconds() - ws[s].t0;
-		r->res.shared = run_kernel_shared(f, runs, s);
+		if (sr->stage == STAGE_CONFIRMED) {
+			h->confirmed(h->ctx, s->f, r, sr->again_snap,
+				     &sr->again);
+			json_decref(sr->again_snap);
+			sr->again_snap = NULL;
+		} else if (sr->stage != STAGE_BOOTED) {
+			break;
+		}
+		r->res.seconds = now_seconds() - sr->t0;
+		r->res.shared = run_kernel_shared(s->f, s->runs, i);
 		if (h->save)
 			run_result_save(r);
+		sr->stage = STAGE_DONE;
+		s->next++;
+		n++;
 	}
-	pool_end(&bp);
-	free(ws);
+	return n;
+}
+
+void run_matrix(struct farm *f, struct run *runs, const struct run_hooks *h)
+{
+	struct sched s = {
+		.f = f, .runs = runs, .h = h,
+		.ops = boot_ops_find(f->backend),
+		.sr = xmalloc(f->nsel * sizeof(*s.sr)),
+	};
+
+	/* a lab's logs are read, not booted: nothing to overlap */
+	s.ahead = s.ops->replay ? 1 : (size_t)f->boots;
+	for (size_t i = 0; i < f->nsel; i++)
+		s.sr[i] = (struct sched_run){ .status = -1, .fd = -1 };
+	pool_begin(f, &s.bp);
+	/* the hooks first: a confirming boot takes the slot its run freed */
+	while (s.next < f->nsel)
+		if (!sched_finish(&s) && !sched_start(&s))
+			sched_reap(&s);
+	pool_end(&s.bp);
+	free(s.sr);
 }

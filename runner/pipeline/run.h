@@ -50,6 +50,13 @@ struct run {
 	struct result res;
 };
 
+/* What a snapshot hook asks of the loop next. */
+enum run_next {
+	RUN_DONE,		/* the run's verdict is in @r->res */
+	RUN_CONFIRM,		/* boot the same kernel again, then call
+				 * the confirmed hook */
+};
+
 /* What a command does with the stages. */
 struct run_hooks {
 	int boot;		/* boot the kernel once built */
@@ -57,8 +64,19 @@ struct run_hooks {
 	/*
 	 * Called after a boot that gave a snapshot: the command's verdict
 	 * from @r->snap, which it must not change. NULL: SNAPSHOT stands.
+	 * RUN_CONFIRM: the loop boots @r's kernel a second time, in a worker
+	 * like any boot (the others go on meanwhile), and @r waits for it.
 	 */
-	void (*snapshot)(void *ctx, struct farm *f, struct run *r);
+	enum run_next (*snapshot)(void *ctx, struct farm *f, struct run *r);
+	/*
+	 * After the confirming boot a snapshot hook asked for: @again its
+	 * result (retries included), @snap the snapshot it wrote to
+	 * out/snapshot.confirm.json (header inputs added; out/snapshot.json
+	 * left alone), or NULL when it gave none (@again says why). Both
+	 * borrowed. The hook folds them into @r->res.
+	 */
+	void (*confirmed)(void *ctx, struct farm *f, struct run *r,
+			  json_t *snap, struct result *again);
 	/*
 	 * Instead of the boot: called with what it would boot (initramfs
 	 * and device tree made; the frame on the console, as in a lab). A
@@ -68,6 +86,27 @@ struct run_hooks {
 			 const struct boot *b, const char *dtb);
 	void *ctx;
 };
+
+/*
+ * A back end (farm.h's --backend): how one boot of a run is made, as a
+ * struct file_operations is a driver's. Chosen once per run_matrix().
+ */
+struct boot_ops {
+	const char *name;
+	/* One boot of @run as @b says: its verdict, @run->snap on SNAPSHOT */
+	enum verdict (*boot)(struct farm *f, struct run *run,
+			     const struct boot *b, const char *dtb);
+	const char *through;	/* for "booting (ACCEL, through ...)" */
+	int console;		/* the frame can only come on the console */
+	int replay;		/* reads what a boot left (a lab's log):
+				 * said so, never retried nor overlapped */
+};
+
+/*
+ * The back end called @name, or NULL when there is none; every word
+ * --backend takes (farm_options) has one.
+ */
+const struct boot_ops *boot_ops_find(const char *name);
 
 /* What a LAVA job's metadata says of @r: source, series (new reference). */
 json_t *run_lava_metadata(const struct farm *f, const struct run *r);
@@ -83,13 +122,15 @@ void run_free(const struct farm *f, struct run *runs);
  * @runs: from run_alloc(); each starts afresh, so a bisect can run the
  *	same one again on another series
  *
- * Kernels of distinct build keys are built up front, @f->builds at a
- * time (see farm.h), then each configuration is built (or handed its
- * kernel) and booted, @f->boots at once, each boot in a forked worker
- * that writes the snapshot and sends its struct result back; each is
- * given to @h->snapshot, and its result saved, in the order of @f->sel.
- * The snapshot is written once, to @r->snapshot, after the runner added
- * to its header the inputs that made it.
+ * One loop keeps the workers in flight: kernels of distinct build keys
+ * are built up front, @f->builds at a time (see farm.h), and each
+ * configuration is handed its kernel (or builds it) and booted as soon
+ * as it is built, @f->boots configurations at once, each boot in a
+ * forked worker that writes the snapshot and sends its struct result
+ * back; each is given to @h->snapshot (and, when it asks, after a
+ * second boot to @h->confirmed), and its result saved, in the order of
+ * @f->sel. The snapshot is written once, to @r->snapshot, after the
+ * runner added to its header the inputs that made it.
  */
 void run_matrix(struct farm *f, struct run *runs, const struct run_hooks *h);
 
@@ -101,18 +142,6 @@ void run_matrix(struct farm *f, struct run *runs, const struct run_hooks *h);
  * Return: only on failure: -1 with the verdict in @run->res.
  */
 int run_shell(struct farm *f, struct run *run);
-
-/**
- * run_confirm() - boot @r's kernel once more, as run_matrix() did
- * @res: the second boot's result (retries included)
- *
- * Writes the second snapshot to out/snapshot.confirm.json, with its header
- * inputs, and leaves out/snapshot.json alone.
- *
- * Return: the second snapshot (a new reference), or NULL when that boot
- * gave none (@res says why).
- */
-json_t *run_confirm(struct farm *f, struct run *r, struct result *res);
 
 /*
  * A run's result as JSON: its result.json, and its entry of results.json

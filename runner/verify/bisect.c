@@ -52,9 +52,10 @@ static void log_replay(struct bisect *b)
 
 /*
  * run_matrix()'s hook for a step: judged against the golden as check
- * judges (its allowed additions pass), a DIFF confirmed by a second boot.
+ * judges (its allowed additions pass), a DIFF confirmed by a second boot
+ * (step_confirmed()).
  */
-static void step_compare(void *ctx, struct farm *f, struct run *r)
+static enum run_next step_compare(void *ctx, struct farm *f, struct run *r)
 {
 	struct bisect *b = ctx;
 	struct judgement jd = JUDGEMENT_INIT;
@@ -67,8 +68,15 @@ static void step_compare(void *ctx, struct farm *f, struct run *r)
 	jd.diff = (struct diff)DIFF_INIT;
 	judgement_release(&jd);
 	/* a step is only bad if its kernel says so twice: FLAKY skips it */
-	if (r->res.v == V_DIFF)
-		golden_confirm(f, r, &b->reds);
+	return r->res.v == V_DIFF ? RUN_CONFIRM : RUN_DONE;
+}
+
+static void step_confirmed(void *ctx, struct farm *f, struct run *r,
+			   json_t *snap, struct result *again)
+{
+	struct bisect *b = ctx;
+
+	golden_confirm(r, snap, again, &b->reds);
 }
 
 /*
@@ -111,7 +119,7 @@ static void step(struct farm *f, struct bisect *b, long k)
 {
 	/* No result.json: the steps' verdicts are in the log */
 	const struct run_hooks hooks = { .boot = 1, .snapshot = step_compare,
-					 .ctx = b };
+					 .confirmed = step_confirmed, .ctx = b };
 	const struct config *c = b->run->c;
 	char *series = path_bisect_series(f->build, c->name);
 	const char *name = strrchr(b->patches.v[k - 1], '/') + 1;

@@ -74,22 +74,38 @@ static void pending_one(struct golden_run *run, struct run *r)
 	free(path);
 }
 
-/* run_matrix()'s hook for check and update, on each fresh snapshot. */
-static void golden_one(void *ctx, struct farm *f, struct run *r)
+/*
+ * run_matrix()'s hook for check and update, on each fresh snapshot: a
+ * DIFF or ABI-MISMATCH is only reported once a second boot says it too
+ * (golden_confirmed()).
+ */
+static enum run_next golden_one(void *ctx, struct farm *f, struct run *r)
 {
 	struct golden_run *run = ctx;
 	struct judgement *jd = &run->judged[r->i];
 	char *golden = path_golden(run->expected, r->c->name);
 
 	judge_snapshot(&run->judge, r->c, golden, r->snapshot, r->snap, jd);
+	free(golden);
 	r->res.v = jd->v;
 	r->res.why = jd->why;
 	diff_save(r, jd);
 	if (r->res.v == V_DIFF || r->res.v == V_ABI_MISMATCH)
-		run->confirmed[r->i] = golden_confirm(f, r, &run->reds);
+		return RUN_CONFIRM;
 	if (run->pending)
 		pending_one(run, r);
-	free(golden);
+	return RUN_DONE;
+}
+
+/* run_matrix()'s hook after golden_one()'s confirming boot. */
+static void golden_confirmed(void *ctx, struct farm *f, struct run *r,
+			     json_t *snap, struct result *again)
+{
+	struct golden_run *run = ctx;
+
+	run->confirmed[r->i] = golden_confirm(r, snap, again, &run->reds);
+	if (run->pending)
+		pending_one(run, r);
 }
 
 /*
@@ -123,7 +139,9 @@ void golden_matrix(struct farm *f, const struct golden_opts *o,
 		   struct golden_run *run)
 {
 	const struct run_hooks hooks = { .boot = 1, .save = 1,
-					 .snapshot = golden_one, .ctx = run };
+					 .snapshot = golden_one,
+					 .confirmed = golden_confirmed,
+					 .ctx = run };
 	struct sf_err err = SF_ERR_INIT;
 	char *path;
 

@@ -168,23 +168,23 @@ int judge_confirm(json_t *first, const char *first_name, json_t *second,
 	return agree;
 }
 
-int golden_confirm(struct farm *f, struct run *r,
+int golden_confirm(struct run *r, json_t *snap, struct result *again,
 		   const struct redactions *reds)
 {
-	struct result *res = &r->res, again;
-	json_t *snap = run_confirm(f, r, &again);
+	struct result *res = &r->res;
 	char *confirm = path_snapshot_confirm(r->out);
 	struct sf_err why = SF_ERR_INIT;
 	int confirmed = 0;
 
-	res->boot_seconds += again.boot_seconds;
-	for (int i = 0; i < again.nretried && res->nretried < ATTEMPTS_MAX; i++)
-		res->retried[res->nretried++] = again.retried[i];
+	res->boot_seconds += again->boot_seconds;
+	for (int i = 0; i < again->nretried && res->nretried < ATTEMPTS_MAX;
+	     i++)
+		res->retried[res->nretried++] = again->retried[i];
 	if (!snap) {
-		err_set(&again.why, "no snapshot");	/* if it said nothing */
-		err_context(&again.why, "the confirming boot gave %s: ",
-			    verdict_name(again.v));
-		res->why = again.why;
+		err_set(&again->why, "no snapshot");	/* if it said nothing */
+		err_context(&again->why, "the confirming boot gave %s: ",
+			    verdict_name(again->v));
+		res->why = again->why;
 		res->v = V_FLAKY;
 		goto out;
 	}
@@ -197,7 +197,6 @@ int golden_confirm(struct farm *f, struct run *r,
 	}
 	confirmed = 1;
 out:
-	json_decref(snap);
 	free(confirm);
 	return confirmed;
 }

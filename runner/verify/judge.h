@@ -83,17 +83,19 @@ int judge_confirm(json_t *first, const char *first_name, json_t *second,
 
 /**
  * golden_confirm() - is @r's DIFF or ABI-MISMATCH what its kernel does?
+ * @snap: the second boot's snapshot (borrowed), or NULL when it gave none
+ * @again: that boot's result (run_hooks' confirmed hook gives both)
  * @reds: the rules both snapshots are normalized by
  *
- * Boots the kernel again (run_confirm()) and holds the two snapshots to
- * each other (judge_confirm()): a verdict is only reported once the same
+ * Holds the second snapshot to @r's first (judge_confirm()), its retries
+ * and boot time added to @r's: a verdict is only reported once the same
  * kernel gives it twice. When they disagree, or the second boot gives
  * none, @r becomes FLAKY (could not test), its message naming the paths
  * that differ and both snapshot files, which stay.
  *
  * Return: 1 when the second snapshot is the first's, else 0.
  */
-int golden_confirm(struct farm *f, struct run *r,
+int golden_confirm(struct run *r, json_t *snap, struct result *again,
 		   const struct redactions *reds);
 
 #endif
