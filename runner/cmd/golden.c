@@ -293,6 +293,8 @@ static void compare_one(struct golden_run *run, struct run *r)
 	inputs_compare(gj, r->snap, &run->inputs_changed[r->i]);
 	snap_diff(gj, r->snap, &run->reds, d);
 	golden_allow(&run->abi, run->allow_added, r->snap, d);
+	/* each path allowed (or not) first; shown and counted folded */
+	diff_fold(d, DIFF_FOLD_ALL);
 	res->v = diff_count(d) ? V_DIFF : V_PASS;
 	if (d->n) {
 		char *summary = diff_summary(d);

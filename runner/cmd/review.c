@@ -177,6 +177,7 @@ static int show_diff(struct review *rv, const struct config *c,
 	}
 	snap_diff(gj, snap, &rv->reds, &d);
 	golden_allow(&rv->abi, 0, snap, &d);
+	diff_fold(&d, DIFF_FOLD_ALL);
 	summary = diff_summary(&d);
 	printf("\n%s: %s: %s against %s (%s)\n", c->name,
 	       diff_count(&d) ? "DIFF" : "PASS", summary, golden, pending);

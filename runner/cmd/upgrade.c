@@ -35,6 +35,7 @@ struct upgrade_opts {
 	const char *axis, *from, *to;
 	struct golden_dir_opts dir;
 	int snapshots;
+	int no_renames, full;
 	int format;		/* the last of --markdown and --json wins */
 };
 
@@ -48,6 +49,10 @@ static const struct opt upgrade_options[] = {
 	OPT_INCLUDE(golden_dir_options, struct upgrade_opts, dir),
 	OPT_BOOLEAN(0, "snapshots", struct upgrade_opts, snapshots,
 		    "compare BUILD/out/CONFIG/snapshot.json instead"),
+	OPT_BOOLEAN(0, "no-renames", struct upgrade_opts, no_renames,
+		    "a renamed directory's entries each, not one 'renamed'"),
+	OPT_BOOLEAN(0, "full", struct upgrade_opts, full,
+		    "a removed or added directory's entries each, not one"),
 	OPT_SET_INT(0, "markdown", struct upgrade_opts, format,
 		    UPGRADE_MARKDOWN, "a Markdown section per group of pairs"),
 	OPT_SET_INT(0, "json", struct upgrade_opts, format, UPGRADE_JSON,
@@ -93,6 +98,7 @@ struct upgrade {
 	struct delta **v;
 	size_t n, alloc;
 	size_t counts[DIFF_CLASS_NR];
+	unsigned int fold;	/* what diff_fold() folds */
 };
 
 /*
@@ -145,6 +151,8 @@ static const char *delta_kind(const struct diff_change *c, json_t *a,
 		return "kmsg";
 	if (c->kind == DIFF_SYSFS)
 		return "sysfs";
+	if (c->members)
+		return "dir";	/* a rename's or a subtree's */
 	type = json_string_value(json_object_get(
 		node_at(c->kind == DIFF_ADDED ? b : a, c->path), "type"));
 	for (size_t i = 0; type && i < ARRAY_SIZE(node_kinds); i++)
@@ -170,9 +178,10 @@ static int delta_same_cmp(const struct delta *x, const struct delta *y)
 	if ((r = strcmp(x->kind, y->kind)) ||
 	    (r = strcmp(x->c.path, y->c.path)) ||
 	    (r = str_cmp_null(x->c.subject, y->c.subject)) ||
-	    (r = str_cmp_null(x->c.old, y->c.old)))
+	    (r = str_cmp_null(x->c.old, y->c.old)) ||
+	    (r = str_cmp_null(x->c.new, y->c.new)))
 		return r;
-	return str_cmp_null(x->c.new, y->c.new);
+	return diff_cmp(x->c.members, y->c.members);
 }
 
 static int delta_merge_cmp(const void *pa, const void *pb)
@@ -213,6 +222,8 @@ static void delta_free(struct delta *d)
 	free(d->c.new);
 	free(d->c.allowed);
 	free(d->c.subject);
+	diff_release(d->c.members);
+	free(d->c.members);
 	free(d->pairs);
 	free(d);
 }
@@ -222,6 +233,7 @@ static void deltas_add(struct upgrade *u, size_t p, struct diff *d)
 {
 	json_t *a = u->snaps[u->pairs[p].from], *b = u->snaps[u->pairs[p].to];
 
+	diff_fold(d, u->fold);
 	for (size_t i = 0; i < d->n; i++) {
 		struct delta *e = xmalloc(sizeof(*e));
 
@@ -476,6 +488,9 @@ static json_t *upgrade_json(const struct upgrade *u)
 		if (e->c.subject)
 			json_object_set_new(j, "probe",
 					    json_string(e->c.subject));
+		if (e->c.members)
+			json_object_set_new(j, "entries",
+					    diff_to_json(e->c.members));
 		for (size_t k = 0; k < e->npairs; k++)
 			json_array_append_new(configs, pair_json(u,
 					      &u->pairs[e->pairs[k]]));
@@ -700,6 +715,8 @@ int cmd_upgrade(int argc, char **argv)
 		goto out;
 	u.axis = axis;
 	u.what = o.snapshots ? "snapshot" : "golden";
+	u.fold = (o.no_renames ? 0 : DIFF_FOLD_RENAMES) |
+		 (o.full ? 0 : DIFF_FOLD_SUBTREES);
 	if (pairs_find(&u, &o))
 		goto out;
 	if (golden_dir_load(&o.dir, u.f.top, &goldens, &rules))

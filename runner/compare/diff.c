@@ -804,6 +804,32 @@ int diff_in_roots(const char *path)
 	       strncmp(path, "probes[", 7) && strncmp(path, "sysfs.", 6);
 }
 
+static int str_cmp_null(const char *a, const char *b)
+{
+	return a && b ? strcmp(a, b) : (a != NULL) - (b != NULL);
+}
+
+int diff_cmp(const struct diff *a, const struct diff *b)
+{
+	size_t na = a ? a->n : 0, nb = b ? b->n : 0;
+
+	for (size_t i = 0; i < na && i < nb; i++) {
+		const struct diff_change *x = &a->v[i], *y = &b->v[i];
+		int r;
+
+		if (x->kind != y->kind)
+			return x->kind < y->kind ? -1 : 1;
+		if ((r = strcmp(x->path, y->path)) ||
+		    (r = str_cmp_null(x->old, y->old)) ||
+		    (r = str_cmp_null(x->new, y->new)) ||
+		    (r = str_cmp_null(x->subject, y->subject)) ||
+		    (r = str_cmp_null(x->allowed, y->allowed)) ||
+		    (r = diff_cmp(x->members, y->members)))
+			return r;
+	}
+	return na == nb ? 0 : na < nb ? -1 : 1;
+}
+
 size_t diff_count(const struct diff *d)
 {
 	size_t n = 0;

@@ -144,6 +144,12 @@ enum {
 void diff_fold(struct diff *d, unsigned int what);
 
 /*
+ * Orders two lists of changes (NULL: none) by each change's kind, path,
+ * old, new, subject, allowed and members: 0 when they are the same.
+ */
+int diff_cmp(const struct diff *a, const struct diff *b);
+
+/*
  * What a rename says of its members: "8 entries; base \"1023\" ->
  * \"512\"" (the entries of the old directory; the numbers of @c's two
  * names). Return: a malloc'd string.
