@@ -1009,11 +1009,11 @@ static int changes_from_json(struct diff *d, json_t *arr, const char *what,
 		if (entries && (depth || (k != DIFF_ADDED &&
 					  k != DIFF_REMOVED &&
 					  k != DIFF_RENAMED)))
-			return err_set(err, "%s[%zu]: a '%s' change%s has no entries",
+			return err_set(err, "%s[%zu]: a '%s' change%s cannot have 'entries'",
 				       what, i, kind,
 				       depth ? " in a fold" : "");
 		if (k == DIFF_RENAMED && !entries)
-			return err_set(err, "%s[%zu]: a 'renamed' change has entries",
+			return err_set(err, "%s[%zu]: a 'renamed' change must have 'entries'",
 				       what, i);
 		if (entries) {
 			char *sub = xstrfmt("%s[%zu].entries", what, i);
