@@ -108,16 +108,6 @@ static const char *base_name(const char *path, size_t *parent)
 	return slash ? slash + 1 : path;
 }
 
-/* Are @a and @b the same name but for their last runs of digits? */
-static int same_but_number(const char *a, const char *b)
-{
-	size_t na, nb;
-	const char *ra = last_number(a, &na), *rb = last_number(b, &nb);
-
-	return ra && rb && ra - a == rb - b && !strncmp(a, b, ra - a) &&
-	       !strcmp(ra + na, rb + nb);
-}
-
 /*
  * @s with every whole run of digits that is @from made @to; the escapes
  * diff_quote() writes (\xHH, \uHHHH, \n) are copied as they are.
@@ -233,61 +223,100 @@ static void fold_take(struct folding *f, size_t fold, size_t first,
 	}
 }
 
-/* How many tops under @parent (its length) are named like @name. */
-static size_t tops_like(const struct folding *f, enum diff_kind kind,
-			const char *path, size_t *which)
+/*
+ * A top as renames group them: its path up to the last run of digits of
+ * its name (the parent, the name's start), that run, and the rest.
+ */
+struct top_key {
+	size_t t;		/* into the tops */
+	const char *path;
+	const char *run;
+	size_t nrun;
+};
+
+static int top_key_same(const struct top_key *a, const struct top_key *b)
 {
-	size_t parent, n = 0, p2;
-	const char *name = base_name(path, &parent);
-
-	for (size_t t = 0; t < f->ntops; t++) {
-		const struct diff_change *c = &f->d->v[f->tops[t].first];
-		const char *other = base_name(c->path, &p2);
-
-		if (c->kind != kind || p2 != parent ||
-		    strncmp(c->path, path, parent) || !*other ||
-		    !same_but_number(name, other))
-			continue;
-		n++;
-		*which = t;
-	}
-	return n;
+	return a->run - a->path == b->run - b->path &&
+	       !memcmp(a->path, b->path, a->run - a->path) &&
+	       !strcmp(a->run + a->nrun, b->run + b->nrun);
 }
 
+static int top_key_cmp(const void *pa, const void *pb)
+{
+	const struct top_key *a = pa, *b = pb;
+	size_t na = a->run - a->path, nb = b->run - b->path;
+	int r;
+
+	if (na != nb)
+		return na < nb ? -1 : 1;
+	if ((r = memcmp(a->path, b->path, na)) ||
+	    (r = strcmp(a->run + a->nrun, b->run + b->nrun)))
+		return r;
+	return a->t < b->t ? -1 : a->t > b->t;
+}
+
+/* The rename of removed top @r to added top @a, if their entries agree. */
+static void rename_try(struct folding *f, size_t r, size_t a)
+{
+	const struct diff *d = f->d;
+	size_t parent;
+	const char *from_name = base_name(d->v[f->tops[r].first].path, &parent);
+	const char *to_name = base_name(d->v[f->tops[a].first].path, &parent);
+	char *from = number_of(from_name), *to = number_of(to_name);
+
+	if (tops_renamed(d, &f->tops[r], &f->tops[a], from, to)) {
+		fold_add(f, (struct diff_change){
+			.kind = DIFF_RENAMED,
+			.path = xstrdup(d->v[f->tops[r].first].path),
+			.old = xstrdup(from_name),
+			.new = xstrdup(to_name),
+		});
+		fold_take(f, f->nfolds - 1, f->tops[r].first, f->tops[r].end);
+		fold_take(f, f->nfolds - 1, f->tops[a].first, f->tops[a].end);
+		f->top_folded[r] = f->top_folded[a] = 1;
+	}
+	free(from);
+	free(to);
+}
+
+/*
+ * The tops sorted by parent and name but for its last run of digits:
+ * a group of one removed and one added is a rename's candidate; any
+ * other group (two candidates) is none.
+ */
 static void renames_find(struct folding *f)
 {
-	struct diff *d = f->d;
+	struct top_key *keys = xmalloc((f->ntops + 1) * sizeof(*keys));
+	size_t n = 0, i, j;
 
 	for (size_t t = 0; t < f->ntops; t++) {
-		const struct diff_change *r = &d->v[f->tops[t].first];
-		size_t a, self, parent;
-		const char *from_name = base_name(r->path, &parent);
-		char *from, *to;
+		const char *path = f->d->v[f->tops[t].first].path, *run;
+		size_t parent, nrun;
 
-		if (r->kind != DIFF_REMOVED || !*from_name ||
-		    tops_like(f, DIFF_REMOVED, r->path, &self) != 1 ||
-		    tops_like(f, DIFF_ADDED, r->path, &a) != 1)
-			continue;
-		from = number_of(from_name);
-		to = number_of(base_name(d->v[f->tops[a].first].path,
-					 &parent));
-		if (tops_renamed(d, &f->tops[t], &f->tops[a], from, to)) {
-			fold_add(f, (struct diff_change){
-				.kind = DIFF_RENAMED,
-				.path = xstrdup(r->path),
-				.old = xstrdup(from_name),
-				.new = xstrdup(base_name(
-					d->v[f->tops[a].first].path, &parent)),
-			});
-			fold_take(f, f->nfolds - 1, f->tops[t].first,
-				  f->tops[t].end);
-			fold_take(f, f->nfolds - 1, f->tops[a].first,
-				  f->tops[a].end);
-			f->top_folded[t] = f->top_folded[a] = 1;
-		}
-		free(from);
-		free(to);
+		run = last_number(base_name(path, &parent), &nrun);
+		if (run)
+			keys[n++] = (struct top_key){
+				.t = t, .path = path, .run = run, .nrun = nrun,
+			};
 	}
+	qsort(keys, n, sizeof(*keys), top_key_cmp);
+	for (i = 0; i < n; i = j) {
+		size_t removed = 0, added = 0, r = 0, a = 0;
+
+		for (j = i; j < n && top_key_same(&keys[i], &keys[j]); j++) {
+			if (f->d->v[f->tops[keys[j].t].first].kind ==
+			    DIFF_REMOVED) {
+				removed++;
+				r = keys[j].t;
+			} else {
+				added++;
+				a = keys[j].t;
+			}
+		}
+		if (removed == 1 && added == 1)
+			rename_try(f, r, a);
+	}
+	free(keys);
 }
 
 /* The next component of a link target at @s, its length. */
@@ -333,6 +362,50 @@ static int target_follows(const char *a, const char *b,
 	}
 }
 
+/* A rename by its old name, to find the one a link target names. */
+struct rename_name {
+	const char *old;
+	size_t fold;
+};
+
+static int rename_name_cmp(const void *pa, const void *pb)
+{
+	return strcmp(((const struct rename_name *)pa)->old,
+		      ((const struct rename_name *)pb)->old);
+}
+
+/*
+ * The one rename whose old name is a component of the quoted target @t
+ * and into which @t -> @u follows; -1 for none, or when several renames
+ * have that name (which one it would be is a guess).
+ */
+static long target_rename(const struct folding *f,
+			  const struct rename_name *names, size_t n,
+			  const char *t, const char *u)
+{
+	const struct rename_name *hit;
+	struct rename_name key;
+	const char *p;
+
+	if (t[0] != '"')
+		return -1;
+	for (p = t + 1;; p += component(p) + 1) {
+		size_t len = component(p);
+		char *name = xstrfmt("%.*s", (int)(len - (p[len] != '/')), p);
+
+		key.old = name;
+		hit = bsearch(&key, names, n, sizeof(*names),
+			      rename_name_cmp);
+		free(name);
+		if (hit && (hit == names || rename_name_cmp(hit - 1, hit)) &&
+		    (hit + 1 == names + n || rename_name_cmp(hit, hit + 1)) &&
+		    target_follows(t, u, &f->folds[hit->fold].head))
+			return (long)hit->fold;
+		if (p[len] != '/')
+			return -1;
+	}
+}
+
 /*
  * Links elsewhere into a renamed directory follow it: a target changed
  * only by the rename is the rename's, and so is what changed below the
@@ -341,18 +414,23 @@ static int target_follows(const char *a, const char *b,
 static void links_follow(struct folding *f)
 {
 	struct diff *d = f->d;
+	struct rename_name *names = xmalloc((f->nfolds + 1) * sizeof(*names));
+	size_t n = f->nfolds;
 
-	for (size_t i = 0; i < d->n; i++) {
+	for (size_t fo = 0; fo < n; fo++)
+		names[fo] = (struct rename_name){
+			.old = f->folds[fo].head.old, .fold = fo,
+		};
+	qsort(names, n, sizeof(*names), rename_name_cmp);
+	for (size_t i = 0; n && i < d->n; i++) {
 		const struct diff_change *c = &d->v[i];
 		char *below, *from, *to;
-		size_t fo, end;
+		size_t end;
+		long fo;
 
-		if (f->owner[i] || c->kind != DIFF_TARGET || !c->old || !c->new)
-			continue;
-		for (fo = 0; fo < f->nfolds; fo++)
-			if (target_follows(c->old, c->new, &f->folds[fo].head))
-				break;
-		if (fo == f->nfolds)
+		if (f->owner[i] || c->kind != DIFF_TARGET || !c->old ||
+		    !c->new ||
+		    (fo = target_rename(f, names, n, c->old, c->new)) < 0)
 			continue;
 		fold_take(f, fo, i, i + 1);
 		below = xstrfmt("%s/", c->path);
@@ -369,6 +447,7 @@ static void links_follow(struct folding *f)
 		free(from);
 		free(to);
 	}
+	free(names);
 }
 
 /* Each reason of the changes [first, end) once, "; " between: malloc'd. */
