@@ -750,6 +750,8 @@ void diff_release(struct diff *d)
 		free(d->v[i].new);
 		free(d->v[i].allowed);
 		free(d->v[i].subject);
+		diff_release(d->v[i].members);
+		free(d->v[i].members);
 	}
 	free(d->v);
 	*d = (struct diff)DIFF_INIT;
@@ -765,6 +767,7 @@ static const char *const kind_names[DIFF_NR] = {
 	[DIFF_TARGET] = "target",
 	[DIFF_PROBE] = "probe",
 	[DIFF_SYSFS] = "sysfs",
+	[DIFF_RENAMED] = "renamed",
 };
 
 const char *diff_kind_name(enum diff_kind k)
@@ -801,12 +804,39 @@ int diff_in_roots(const char *path)
 	       strncmp(path, "probes[", 7) && strncmp(path, "sysfs.", 6);
 }
 
+static int str_cmp_null(const char *a, const char *b)
+{
+	return a && b ? strcmp(a, b) : (a != NULL) - (b != NULL);
+}
+
+int diff_cmp(const struct diff *a, const struct diff *b)
+{
+	size_t na = a ? a->n : 0, nb = b ? b->n : 0;
+
+	for (size_t i = 0; i < na && i < nb; i++) {
+		const struct diff_change *x = &a->v[i], *y = &b->v[i];
+		int r;
+
+		if (x->kind != y->kind)
+			return x->kind < y->kind ? -1 : 1;
+		if ((r = strcmp(x->path, y->path)) ||
+		    (r = str_cmp_null(x->old, y->old)) ||
+		    (r = str_cmp_null(x->new, y->new)) ||
+		    (r = str_cmp_null(x->subject, y->subject)) ||
+		    (r = str_cmp_null(x->allowed, y->allowed)) ||
+		    (r = diff_cmp(x->members, y->members)))
+			return r;
+	}
+	return na == nb ? 0 : na < nb ? -1 : 1;
+}
+
 size_t diff_count(const struct diff *d)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < d->n; i++)
-		n += !d->v[i].allowed;
+		n += d->v[i].members ? diff_count(d->v[i].members) :
+		     !d->v[i].allowed;
 	return n;
 }
 
@@ -843,6 +873,17 @@ char *diff_change_format(const struct diff_change *c, int color)
 	buf_str(&b, c->kind == DIFF_ADDED ? "+ " :
 		c->kind == DIFF_REMOVED ? "- " : "~ ");
 	buf_escaped(&b, c->path, strlen(c->path), "");
+	if (c->kind == DIFF_RENAMED) {
+		char *detail = diff_renamed_detail(c);
+
+		buf_str(&b, " -> ");
+		buf_escaped(&b, c->new, strlen(c->new), "");
+		buf_str(&b, ": renamed (");
+		buf_escaped(&b, detail, strlen(detail), "");
+		buf_str(&b, ")");
+		free(detail);
+		goto out;
+	}
 	if (c->subject) {
 		buf_str(&b, " (");
 		buf_escaped(&b, c->subject, strlen(c->subject), "");
@@ -863,6 +904,7 @@ char *diff_change_format(const struct diff_change *c, int color)
 		buf_escaped(&b, c->allowed, strlen(c->allowed), "");
 		buf_str(&b, ")");
 	}
+out:
 	if (color)
 		buf_str(&b, "\033[m");
 	return b.s;
@@ -904,13 +946,17 @@ json_t *diff_to_json(const struct diff *d)
 		if (c->subject)
 			json_object_set_new(e, "subject",
 					    json_string(c->subject));
+		if (c->members)
+			json_object_set_new(e, "entries",
+					    diff_to_json(c->members));
 		json_array_append_new(arr, e);
 	}
 	return arr;
 }
 
-int diff_from_json(struct diff *d, json_t *arr, const char *what,
-		   struct sf_err *err)
+/* diff_from_json(), for the changes of a fold too (@depth 1). */
+static int changes_from_json(struct diff *d, json_t *arr, const char *what,
+			     int depth, struct sf_err *err)
 {
 	json_t *c;
 	size_t i;
@@ -920,15 +966,17 @@ int diff_from_json(struct diff *d, json_t *arr, const char *what,
 	json_array_foreach(arr, i, c) {
 		const char *kind, *path, *class = NULL;
 		json_t *old = NULL, *new = NULL, *allowed = NULL;
+		json_t *entries = NULL;
 		const char *subject = NULL;
+		struct diff *members = NULL;
 		json_error_t jerr;
 		int k;
 
 		if (json_unpack_ex(c, &jerr, JSON_STRICT,
-				   "{s:s, s?s, s:s, s?o, s?o, s?o, s?s}",
+				   "{s:s, s?s, s:s, s?o, s?o, s?o, s?s, s?o}",
 				   "kind", &kind, "class", &class, "path", &path,
 				   "old", &old, "new", &new, "allowed", &allowed,
-				   "subject", &subject))
+				   "subject", &subject, "entries", &entries))
 			return err_set(err, "%s[%zu]: %s", what, i, jerr.text);
 		if ((old && !json_is_string(old) && !json_is_null(old)) ||
 		    (new && !json_is_string(new) && !json_is_null(new)) ||
@@ -943,10 +991,13 @@ int diff_from_json(struct diff *d, json_t *arr, const char *what,
 				       i, kind);
 		/* diff_change_format() prints the side that has the node */
 		if ((k == DIFF_ADDED && !json_is_string(new)) ||
-		    (k == DIFF_REMOVED && !json_is_string(old)))
+		    (k == DIFF_REMOVED && !json_is_string(old)) ||
+		    (k == DIFF_RENAMED &&
+		     (!json_is_string(old) || !json_is_string(new))))
 			return err_set(err, "%s[%zu]: '%s' entry has no '%s'",
 				       what, i, kind,
-				       k == DIFF_ADDED ? "new" : "old");
+				       k == DIFF_ADDED || json_is_string(old) ?
+				       "new" : "old");
 		if (class && strcmp(class, diff_class_name(diff_class_of(k))))
 			return err_set(err, "%s[%zu]: a change of kind '%s' is class '%s', not '%s'",
 				       what, i, kind,
@@ -954,12 +1005,43 @@ int diff_from_json(struct diff *d, json_t *arr, const char *what,
 		if (json_is_string(allowed) && k != DIFF_ADDED)
 			return err_set(err, "%s[%zu]: only an addition can be allowed, not a '%s' change",
 				       what, i, kind);
+		/* a fold's members are changes, each shown as it is */
+		if (entries && (depth || (k != DIFF_ADDED &&
+					  k != DIFF_REMOVED &&
+					  k != DIFF_RENAMED)))
+			return err_set(err, "%s[%zu]: a '%s' change%s cannot have 'entries'",
+				       what, i, kind,
+				       depth ? " in a fold" : "");
+		if (k == DIFF_RENAMED && !entries)
+			return err_set(err, "%s[%zu]: a 'renamed' change must have 'entries'",
+				       what, i);
+		if (entries) {
+			char *sub = xstrfmt("%s[%zu].entries", what, i);
+			int ret;
+
+			members = xmalloc(sizeof(*members));
+			*members = (struct diff)DIFF_INIT;
+			ret = changes_from_json(members, entries, sub, 1, err);
+			free(sub);
+			if (ret) {
+				diff_release(members);
+				free(members);
+				return ret;
+			}
+		}
 		change_add(d, (enum diff_kind)k, path,
 			   xstrdup_or_null(json_string_value(old)),
 			   xstrdup_or_null(json_string_value(new)));
 		if (json_is_string(allowed))
 			diff_allow(&d->v[d->n - 1], json_string_value(allowed));
 		d->v[d->n - 1].subject = xstrdup_or_null(subject);
+		d->v[d->n - 1].members = members;
 	}
 	return 0;
+}
+
+int diff_from_json(struct diff *d, json_t *arr, const char *what,
+		   struct sf_err *err)
+{
+	return changes_from_json(d, arr, what, 0, err);
 }

@@ -20,6 +20,7 @@ enum diff_kind {
 	DIFF_TARGET,	/* a symlink's target */
 	DIFF_PROBE,	/* one field of a probe's record */
 	DIFF_SYSFS,	/* sysfs.mounted or sysfs.error */
+	DIFF_RENAMED,	/* a directory renumbered: only a fold (diff_fold()) */
 	DIFF_NR
 };
 
@@ -50,6 +51,8 @@ enum diff_class {
  * the probe file ("write /sys/class/leds/x/brightness 255", built from the
  * record): a probe is known by what it did, not its index. NULL for every
  * other change.
+ * @members: a fold's (diff_fold()): the changes it stands for, which a
+ * reader sees as one; NULL for every other change.
  */
 struct diff_change {
 	enum diff_kind kind;
@@ -58,6 +61,7 @@ struct diff_change {
 	char *new;
 	char *allowed;
 	char *subject;
+	struct diff *members;
 };
 
 struct diff {
@@ -100,8 +104,57 @@ void diff_allow(struct diff_change *c, const char *reason);
  */
 int diff_in_roots(const char *path);
 
-/* How many changes count: those not allowed. */
+/* How many changes count: those not allowed, a fold's members each. */
 size_t diff_count(const struct diff *d);
+
+/* What diff_fold() folds: renamed directories, whole subtrees, or both. */
+enum {
+	DIFF_FOLD_RENAMES = 1,
+	DIFF_FOLD_SUBTREES = 2,
+	DIFF_FOLD_ALL = DIFF_FOLD_RENAMES | DIFF_FOLD_SUBTREES,
+};
+
+/**
+ * diff_fold() - make the changes of a directory one entry, for people
+ * @what: DIFF_FOLD_RENAMES and/or DIFF_FOLD_SUBTREES
+ *
+ * Presentation only: every change stays, a member of its fold
+ * (@c->members), so diff_count() and an exit status are as before; call
+ * it after the changes were allowed (an ABI table sees each path). It
+ * reads the changes alone, as diff_snapshots() or diff_from_json() made
+ * them, flat. A directory is a dir node or a link followed into one
+ * ("P", then "P/").
+ *
+ * Renames (DIFF_RENAMED, class changed, at the first member's place): a
+ * directory removed and one added under the same parent, their names
+ * equal but for the last run of digits (gpiochip1023, gpiochip512), the
+ * only such pair there (two candidates: no fold); their entries the same
+ * (relative paths, types, modes) and every value that differs the old
+ * number (a whole run of digits) made the new one. Its path is the old
+ * one, @old and @new the two names; its members the removed entries,
+ * then the added ones in the same order, then each link elsewhere whose
+ * target differs only in the directory's name (and what is changed
+ * below it the same way, where it is followed).
+ *
+ * Subtrees: a directory removed or added with anything under it is one
+ * change of its kind, path "P/", text "dir, N entries" (N under it;
+ * ", K allowed" when only some are), allowed (their reasons, each once)
+ * when all of them are.
+ */
+void diff_fold(struct diff *d, unsigned int what);
+
+/*
+ * Orders two lists of changes (NULL: none) by each change's kind, path,
+ * old, new, subject, allowed and members: 0 when they are the same.
+ */
+int diff_cmp(const struct diff *a, const struct diff *b);
+
+/*
+ * What a rename says of its members: "8 entries; base \"1023\" ->
+ * \"512\"" (the entries of the old directory; the numbers of @c's two
+ * names). Return: a malloc'd string.
+ */
+char *diff_renamed_detail(const struct diff_change *c);
 
 /**
  * diff_summary() - the changes counted by class, most severe first
@@ -130,7 +183,8 @@ void diff_print(FILE *out, const struct diff *d, const char *prefix,
 /*
  * [{"kind": ..., "class": ..., "path": ..., "old": ..., "new": ...}], an
  * allowed change with "allowed": REASON too, a probe field's with
- * "subject"; a new reference.
+ * "subject", a fold with "entries": [its members, the same way]; a new
+ * reference.
  */
 json_t *diff_to_json(const struct diff *d);
 
@@ -141,8 +195,9 @@ json_t *diff_to_json(const struct diff *d);
  * Refuses what diff_to_json() never writes and diff_change_format()
  * could not print: an "added" change whose "new" is not a string, a
  * "removed" one whose "old" is not, a "class" that is not its kind's, an
- * "allowed" reason on a change that is not an addition. "class" and
- * "allowed" and "subject" are optional (results files of older versions).
+ * "allowed" reason on a change that is not an addition, "entries" in a
+ * fold's member, a "renamed" change without them. "class", "allowed",
+ * "subject" and "entries" are optional (results files of older versions).
  *
  * Return: 0, or -1 with @err set ("WHAT[3]: unknown kind 'x'").
  */

@@ -784,12 +784,28 @@ static void html_change(FILE *out, const struct diff_change *ch)
 	html_put(out, ch->old ? ch->old : "");
 	fputs("</td><td class=\"new\">", out);
 	html_put(out, ch->new ? ch->new : "");
+	if (ch->kind == DIFF_RENAMED) {
+		char *detail = diff_renamed_detail(ch);
+
+		fputs(" <span class=\"subject\">(", out);
+		html_put(out, detail);
+		fputs(")</span>", out);
+		free(detail);
+	}
 	if (ch->allowed) {
 		fputs(" <span class=\"allowed\">(allowed: ", out);
 		html_put(out, ch->allowed);
 		fputs(")</span>", out);
 	}
 	fputs("</td></tr>\n", out);
+	if (!ch->members)
+		return;
+	/* a fold's members beneath it, folded */
+	fprintf(out, "<tr class=\"members\"><td></td><td colspan=\"4\"><details><summary>%zu change%s</summary>\n<table class=\"diff\">\n",
+		ch->members->n, ch->members->n == 1 ? "" : "s");
+	for (size_t k = 0; k < ch->members->n; k++)
+		html_change(out, &ch->members->v[k]);
+	fputs("</table></details></td></tr>\n", out);
 }
 
 static void html_list(FILE *out, const char *title, json_t *arr)

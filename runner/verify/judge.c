@@ -77,6 +77,8 @@ static void judge_golden(const struct judge *j, const char *golden,
 	inputs_compare(gj, snap, &out->inputs_changed);
 	snap_diff(gj, snap, j->reds, &out->diff);
 	allow_added(j->abi, j->allow_added, snap, &out->diff);
+	/* each path allowed (or not) first; shown and counted folded */
+	diff_fold(&out->diff, DIFF_FOLD_ALL);
 	out->v = diff_count(&out->diff) ? V_DIFF : V_PASS;
 	if (out->diff.n) {
 		char *summary = diff_summary(&out->diff);

@@ -61,6 +61,8 @@ static const char *delta_kind(const struct diff_change *c, json_t *a,
 		return "kmsg";
 	if (c->kind == DIFF_SYSFS)
 		return "sysfs";
+	if (c->members)
+		return "dir";	/* a rename's or a subtree's */
 	type = json_string_value(json_object_get(
 		node_at(c->kind == DIFF_ADDED ? b : a, c->path), "type"));
 	for (size_t i = 0; type && i < ARRAY_SIZE(node_kinds); i++)
@@ -87,9 +89,10 @@ static int delta_same_cmp(const struct upgrade_delta *x,
 	if ((r = strcmp(x->kind, y->kind)) ||
 	    (r = strcmp(x->c.path, y->c.path)) ||
 	    (r = str_cmp_null(x->c.subject, y->c.subject)) ||
-	    (r = str_cmp_null(x->c.old, y->c.old)))
+	    (r = str_cmp_null(x->c.old, y->c.old)) ||
+	    (r = str_cmp_null(x->c.new, y->c.new)))
 		return r;
-	return str_cmp_null(x->c.new, y->c.new);
+	return diff_cmp(x->c.members, y->c.members);
 }
 
 static int delta_merge_cmp(const void *pa, const void *pb)
@@ -131,6 +134,8 @@ static void delta_free(struct upgrade_delta *d)
 	free(d->c.new);
 	free(d->c.allowed);
 	free(d->c.subject);
+	diff_release(d->c.members);
+	free(d->c.members);
 	free(d->pairs);
 	free(d);
 }
@@ -395,6 +400,9 @@ json_t *upgrade_json(const struct upgrade *u)
 		if (e->c.subject)
 			json_object_set_new(j, "probe",
 					    json_string(e->c.subject));
+		if (e->c.members)
+			json_object_set_new(j, "entries",
+					    diff_to_json(e->c.members));
 		for (size_t k = 0; k < e->npairs; k++)
 			json_array_append_new(configs, pair_json(u,
 					      &u->pairs[e->pairs[k]]));
@@ -607,6 +615,7 @@ int upgrade_review(struct upgrade *u, const struct upgrade_req *rq)
 			continue;
 		upgrade_compare(u->snaps[u->pairs[p].from],
 				u->snaps[u->pairs[p].to], rq->rules, &d);
+		diff_fold(&d, rq->fold);
 		deltas_add(u, p, &d);
 		diff_release(&d);
 	}

@@ -65,6 +65,7 @@ struct upgrade_req {
 					 * last run's BUILD/out/CONFIG/
 					 * snapshot.json */
 	const struct redactions *rules;	/* applied to both sides */
+	unsigned int fold;		/* what diff_fold() folds */
 };
 
 /**

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # sysfarm diff: each directory under tests/diff holds a.json, b.json, maybe
-# redactions.yaml, and what `sysfarm diff` prints without colour
-# (`expected`) and with --json (`expected.json`); empty means equal, exit 0.
+# redactions.yaml, maybe `args` (options, one a line: --full), and what
+# `sysfarm diff` prints without colour (`expected`) and with --json
+# (`expected.json`); empty means equal, exit 0.
 # tests/diff/bad/*.json are refused inputs, tests/diff/redactions-bad/*.yaml
 # refused rule files, each beside a .expect: the message, then "status 2".
 . "$(dirname "$0")/../lib.sh"
@@ -14,6 +15,8 @@ for dir in "$DIFFS"/*/; do
 	set -- a.json b.json
 	[ -f "$dir/redactions.yaml" ] &&
 		set -- --redactions redactions.yaml "$@"
+	# shellcheck disable=SC2046 # one option a line, no spaces
+	[ -f "$dir/args" ] && set -- $(cat "$dir/args") "$@"
 	want=1
 	[ -s "$dir/expected" ] || want=0
 	(cd "$dir" && "$SYSFARM" diff --color=never "$@") >"$TMP/out"
@@ -22,6 +25,13 @@ for dir in "$DIFFS"/*/; do
 	(cd "$dir" && "$SYSFARM" diff --json "$@") >"$TMP/out"
 	check "diff $name: --json output" \
 		diff -u "$dir/expected.json" "$TMP/out"
+	# a fold's entries in JSON are the changes it stands for, no more
+	(cd "$dir" && "$SYSFARM" diff --json --no-renames --full "$@" |
+		jq -S sort) >"$TMP/flat"
+	jq -S '[.[] | if .entries then .entries[] else . end] | sort' \
+		"$dir/expected.json" >"$TMP/members"
+	check "diff $name: --json's folds hold every change" \
+		diff -u "$TMP/flat" "$TMP/members"
 done
 
 # Refused input: the message names the file and where, the exit status is 2.

@@ -26,8 +26,8 @@ options() {
 	abi) set -- --table --goldens --kernel-tree --snapshot --kconfig \
 		$common ;;
 	upgrade) set -- --axis --from --to --expected --redactions \
-		--snapshots --markdown --json $common ;;
-	diff) set -- --json --color --redactions ;;
+		--snapshots --no-renames --full --markdown --json $common ;;
+	diff) set -- --json --color --no-renames --full --redactions ;;
 	report) set -- --tap --junit --markdown --html ;;
 	esac
 	printf '%s\n' "$@" --help | sort

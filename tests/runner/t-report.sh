@@ -49,7 +49,9 @@ if command -v chromium >/dev/null; then
 	check "... the DIFF cell leads to its section ($href)" \
 		test "$href" = "#c1"
 	check "... which holds its classified changes, golden beside snapshot" \
-		test "$(html_xpath "$P" 'count(//section[@id="c1"]//table[@class="diff"]//tr[td][@class="changed"]/td[@class="old"])')" -eq 2
+		test "$(html_xpath "$P" 'count(//section[@id="c1"]//table[@class="diff"]//tr[td][@class="changed"]/td[@class="old"])')" -eq 3
+	check "... a rename's and a subtree's changes beneath each, folded" \
+		test "$(html_xpath "$P" 'count(//section[@id="c1"]//tr[@class="members"]//details[not(@open)]//tr[@class="removed"])')" -eq 14
 	check "... and a fault's section its console lines" grep -q \
 		'no snapshot within 120 s' "$TMP/dom.html"
 	# Two configurations with the same axis values (a results file

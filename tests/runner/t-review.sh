@@ -35,7 +35,7 @@ review "$TMP/list"
 check "no terminal, no option: listed, 2 left (status $status)" \
 	test "$status" -eq 1
 check "... each with its classified diff against its golden" grep -qx \
-	"x86_64: DIFF: 1 removed, 4 changed, 3 added against $TMP/list/x86_64.json ($TMP/list/x86_64.json.pending)" \
+	"x86_64: DIFF: 1 removed, 4 changed, 2 added against $TMP/list/x86_64.json ($TMP/list/x86_64.json.pending)" \
 	"$TMP/out"
 check "... and the count left" grep -qx \
 	"2 pending snapshots left in $TMP/list" "$TMP/out"
@@ -148,4 +148,33 @@ check "... it asked again, then skipped and quit: nothing touched" sh -c "
 	test \"\$(grep -o 'accept, reject, skip, quit?' '$TMP/tty' | wc -l)\" -eq 3 &&
 	diff -r '$U/expected' '$TMP/tty-dir' -x '*.pending' &&
 	grep -qx '2 pending snapshots left in $TMP/tty-dir' '$TMP/tty.txt'"
+# An ABI table's allowed addition inside an added directory is allowed as
+# before: the folded directory says how many; all of them, it is allowed.
+fresh "$TMP/allow"
+rm "$TMP/allow/arm.json.pending"
+cat >"$TMP/allow/abi.yaml" <<EOT
+- path: /sys/class/leds/*/power/control
+  mode: RW
+  source: Documentation/ABI/testing/sysfs-devices-power
+  allow:
+    added: runtime PM's control
+EOT
+review "$TMP/allow"
+check "an allowed file in an added directory: counted in it" grep -qx \
+	'  + class/leds/gta04:red:aux/power/: dir, 1 entry, 1 allowed' \
+	"$TMP/out"
+cat >>"$TMP/allow/abi.yaml" <<EOT
+- path: /sys/class/leds/*/power
+  mode: "0755"
+  source: the LED class's device
+  allow:
+    added: the directory
+EOT
+review "$TMP/allow"
+check "... the directory allowed too: the whole of it, each reason once" \
+	grep -qx "  + class/leds/gta04:red:aux/power/: dir, 1 entry (allowed: the directory; runtime PM's control)" \
+	"$TMP/out"
+check "... and counted apart" grep -q \
+	'^x86_64: DIFF: 1 removed, 4 changed, 1 added, 1 added (allowed) against ' \
+	"$TMP/out"
 done_testing

@@ -82,11 +82,28 @@ real() {
 	status=$?
 	check "matrix.yaml's goldens: a delta from $1 to $2 (status $status)" \
 		test "$status" -eq 1
-	jq -r '.entries[] | "\(.class) \(.kind) \(.path) \(.configs | length)"' \
+	jq -r '.entries[] | "\(.class) \(.kind) \(.path)\(
+		if .change == "renamed" then " -> \(.new)" else "" end
+		) \(.configs | length)"' \
 		"$TMP/real.json" | LC_ALL=C sort >"$TMP/real.actual"
 	grep -v '^#' "$3" | LC_ALL=C sort >"$TMP/real.expect"
 	check "... each entry explained in $3, and no other" \
 		diff -u "$TMP/real.expect" "$TMP/real.actual"
+	# a rename's or a subtree's entries are the changes it stands for
+	# (an entry two folds share is in the pairs of both)
+	by_change='group_by([.path, .change, .old, .new]) |
+		map(.[0] + {n: (map(.n) | add)})'
+	(cd "$TOP" && "$SYSFARM" upgrade --json --no-renames --full \
+		--from "$1" --to "$2") | jq -S "[.entries[] |
+		{path, change, old, new, n: (.configs | length)}] | $by_change" \
+		>"$TMP/flat"
+	jq -S "[.entries[] | (.configs | length) as \$n |
+		if .entries then .entries[] |
+			{path, change: .kind, old, new, \$n}
+		else {path, change, old, new, \$n} end] | $by_change" \
+		"$TMP/real.json" >"$TMP/members"
+	check "... its folds hold every change of --no-renames --full" \
+		diff -u "$TMP/flat" "$TMP/members"
 	jq -r '.pairs[] | select(.compared) | "\(.from) \(.to)"' \
 		"$TMP/real.json" >"$TMP/pairs.actual"
 	(cd "$TOP" && "$SYSFARM" list --json) | jq -r --arg from "$1" \
@@ -101,5 +118,10 @@ real() {
 }
 
 real 6.1 6.12 real/expect
+# The review as a maintainer reads it: the workqueue delta as before, the
+# renumbering as two renamed entries per arch, the base file's number.
+(cd "$TOP" && "$SYSFARM" upgrade --from 6.1 --to 6.12) >"$TMP/review"
+check "the 6.1 -> 6.12 review reads as real/review" \
+	diff -u real/review "$TMP/review"
 real 6.12 7.3 real/expect-7.3
 done_testing
