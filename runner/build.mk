@@ -74,15 +74,25 @@ $(EXIT_UNIT): $(EXIT_UNIT_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^
 
+# Unit tests of a path's Documentation/ABI status and the status rules.
+ABI_STATUS_UNIT := $(BUILD)/tests/abi-status-unit
+ABI_STATUS_UNIT_OBJS := $(BUILD)/runner/tests/runner/abi-status-unit.o \
+	$(filter-out %/cmd/sysfarm.o,$(RUNNER_OBJS))
+
+$(ABI_STATUS_UNIT): $(ABI_STATUS_UNIT_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ -lyaml -ljansson
+
 -include $(RUNNER_OBJS:.o=.d) $(SYSFARM_CC_OBJS:.o=.d) $(PROC_UNIT_OBJS:.o=.d)
 -include $(UTIL_UNIT_OBJS:.o=.d) $(BOOT_UNIT_OBJS:.o=.d) $(METER_UNIT_OBJS:.o=.d)
--include $(EXIT_UNIT_OBJS:.o=.d)
+-include $(EXIT_UNIT_OBJS:.o=.d) $(ABI_STATUS_UNIT_OBJS:.o=.d)
 
 TESTS += tests/runner/t-matrix.sh tests/runner/t-goldens-abi.sh
 BOOT_TESTS += tests/runner/t-run.sh tests/runner/t-checkpatch.sh tests/runner/t-golden.sh tests/runner/t-bisect.sh tests/runner/t-faults.sh
 CHECK_DEPS += $(SYSFARM) $(BUILD)/sysfarm-cc $(PROC_UNIT) $(UTIL_UNIT)
-CHECK_DEPS += $(BOOT_UNIT) $(METER_UNIT) $(EXIT_UNIT)
+CHECK_DEPS += $(BOOT_UNIT) $(METER_UNIT) $(EXIT_UNIT) $(ABI_STATUS_UNIT)
 TESTS += $(PROC_UNIT) $(UTIL_UNIT) $(BOOT_UNIT) $(METER_UNIT) $(EXIT_UNIT)
+TESTS += $(ABI_STATUS_UNIT)
 TESTS += tests/runner/t-diff.sh tests/hostile/t-hostile.sh
 TESTS += tests/runner/t-upgrade.sh tests/runner/t-review.sh tests/runner/t-exit.sh
 TESTS += tests/runner/t-report.sh tests/runner/t-fetch.sh

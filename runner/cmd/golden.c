@@ -263,6 +263,10 @@ void golden_allow(const struct abi_table *t, int all, json_t *snap,
 		struct diff_change *c = &d->v[i];
 		const char *why;
 
+		/* a status rule (any class) first: its reason is shown */
+		why = abi_policy_allows(t, diff_class_of(c->kind), c->abi);
+		if (why)
+			diff_allow(c, why);
 		/* sysfs entries only: a new kernel line or probe counts */
 		if (c->kind != DIFF_ADDED || !diff_in_roots(c->path))
 			continue;
@@ -274,8 +278,12 @@ void golden_allow(const struct abi_table *t, int all, json_t *snap,
 	}
 }
 
-/* PASS, DIFF or NEW: the snapshot against its golden, inputs apart. */
-static void compare_one(struct golden_run *run, struct run *r)
+/*
+ * PASS, DIFF or NEW: the snapshot against its golden, inputs apart; each
+ * change with its status in @docs, its tree's Documentation/ABI (or NULL).
+ */
+static void compare_one(struct golden_run *run, struct run *r,
+			const struct abi_docs *docs)
 {
 	struct result *res = &r->res;
 	char *diff_path = path_snapshot_diff(r->out);
@@ -296,6 +304,7 @@ static void compare_one(struct golden_run *run, struct run *r)
 	}
 	inputs_compare(gj, r->snap, &run->inputs_changed[r->i]);
 	snap_diff(gj, r->snap, &run->reds, d);
+	abi_docs_mark(docs, docs, d);
 	golden_allow(&run->abi, run->allow_added, r->snap, d);
 	res->v = diff_count(d) ? V_DIFF : V_PASS;
 	if (d->n) {
@@ -441,7 +450,10 @@ static void golden_one(void *ctx, struct farm *f, struct run *r)
 {
 	struct golden_run *run = ctx;
 
-	compare_one(run, r);
+	char *tree = farm_source_tree(farm_source(f, r->i));
+
+	compare_one(run, r, abi_docs_get(&run->docs, tree));
+	free(tree);
 	if (run->abi.path && verdict_exit(r->res.v) != SF_EXIT_UNTESTED)
 		abi_one(f, run, r);
 	if (r->res.v == V_DIFF || r->res.v == V_ABI_MISMATCH)
@@ -723,6 +735,7 @@ void golden_release(const struct farm *f, struct golden_run *run)
 		strv_release(&run->inputs_changed[s]);
 		abi_findings_release(&run->abi_found[s]);
 	}
+	abi_docs_set_release(&run->docs);
 	free(run->abi_found);
 	free(run->confirmed);
 	free(run->pended);

@@ -75,12 +75,14 @@ int golden_names_config(const struct farm *f, const char *name,
 void golden_pending_list(const char *dir, struct strv *out);
 
 /**
- * golden_allow() - allow the additions of @d that do not fail
+ * golden_allow() - allow the changes of @d that do not fail
  * @snap: the new side, whose release the table's rows may be tied to
  * @all: every addition (--allow-added), else only where @t's row says
  *
- * Only entries of the sysfs roots: removals, changes, new kmsg lines and
- * probe records always count.
+ * A change whose Documentation/ABI status (abi_docs_mark()) a status
+ * rule of @t allows for its class (abi_policy_allows()); else only
+ * additions of entries of the sysfs roots: removals, changes, new kmsg
+ * lines and probe records count.
  */
 void golden_allow(const struct abi_table *t, int all, json_t *snap,
 		  struct diff *d);
@@ -111,6 +113,7 @@ struct golden_run {
 	int allow_added;		/* opts->allow_added */
 	struct abi_findings *abi_found;	/* indexed like f->sel */
 	struct abi_findings abi_stale;	/* rows Documentation/ABI lost */
+	struct abi_docs_set docs;	/* the trees' Documentation/ABI */
 	unsigned char *confirmed;	/* indexed like f->sel: a second boot
 					 * gave the same snapshot */
 	int pending;			/* opts->pending and not golden_ci() */

@@ -60,6 +60,7 @@ struct review {
 	char *expected;
 	struct redactions reds;
 	struct abi_table abi;
+	struct abi_docs_set docs;	/* the trees' Documentation/ABI */
 	int ask;			/* on a terminal, neither option */
 	int status;			/* reading's, folded */
 	int lost;			/* a golden not written, a pending
@@ -148,9 +149,11 @@ out:
  * each change. Return: 0, or INPUT_EIO / INPUT_EBAD when the golden cannot
  * be read or parsed (said).
  */
-static int show_diff(struct review *rv, const struct config *c,
-		     const char *pending, const char *golden, json_t *snap)
+static int show_diff(struct review *rv, size_t s, const char *pending,
+		     const char *golden, json_t *snap)
 {
+	const struct config *c = &rv->f->m.configs[rv->f->sel[s]];
+	char *tree = farm_source_tree(farm_source(rv->f, s));
 	struct sf_err err = SF_ERR_INIT;
 	struct diff d = DIFF_INIT;
 	json_t *gj = NULL;
@@ -160,15 +163,20 @@ static int show_diff(struct review *rv, const struct config *c,
 	if (!path_exists(golden)) {
 		printf("\n%s: NEW: no golden %s yet (%s)\n", c->name, golden,
 		       pending);
+		free(tree);
 		return 0;
 	}
 	ret = golden_read(golden, &gj, &err);
 	if (ret || (ret = snap_check(golden, gj, &err))) {
 		ui_error(NULL, &err);
 		json_decref(gj);
+		free(tree);
 		return ret;
 	}
 	snap_diff(gj, snap, &rv->reds, &d);
+	abi_docs_mark(abi_docs_get(&rv->docs, tree),
+		      abi_docs_get(&rv->docs, tree), &d);
+	free(tree);
 	golden_allow(&rv->abi, 0, snap, &d);
 	summary = diff_summary(&d);
 	printf("\n%s: %s: %s against %s (%s)\n", c->name,
@@ -247,9 +255,13 @@ static void reject(struct review *rv, const char *pending,
 	free(q);
 }
 
-/* One configuration's pending file, if it has one. Return: 1 to quit. */
-static int review_one(struct review *rv, const struct config *c)
+/*
+ * The @s-th selected configuration's pending file, if it has one.
+ * Return: 1 to quit.
+ */
+static int review_one(struct review *rv, size_t s)
 {
+	const struct config *c = &rv->f->m.configs[rv->f->sel[s]];
 	char *pending = path_pending(rv->expected, c->name);
 	char *golden = path_golden(rv->expected, c->name);
 	struct sf_err err = SF_ERR_INIT;
@@ -274,7 +286,7 @@ static int review_one(struct review *rv, const struct config *c)
 		}
 		goto out;
 	}
-	if ((ret = show_diff(rv, c, pending, golden, snap))) {
+	if ((ret = show_diff(rv, s, pending, golden, snap))) {
 		rv->status = verdict_exit_fold(rv->status,
 					       verdict_exit_input(ret));
 		rv->left++;
@@ -361,7 +373,7 @@ int cmd_review(int argc, char **argv)
 	}
 	rv.ask = !o.accept && !o.reject && isatty(STDIN_FILENO);
 	for (s = 0; s < f.nsel; s++)
-		if (review_one(&rv, &f.m.configs[f.sel[s]]))
+		if (review_one(&rv, s))
 			break;
 	/* after a quit, the ones not shown are still pending */
 	for (s = s < f.nsel ? s + 1 : s; s < f.nsel; s++) {
@@ -385,6 +397,7 @@ int cmd_review(int argc, char **argv)
 		status = verdict_exit_lost(status);
 out:
 	abi_table_release(&rv.abi);
+	abi_docs_set_release(&rv.docs);
 	redactions_release(&rv.reds);
 	free(rv.expected);
 	farm_release(&f);

@@ -907,6 +907,15 @@ static void html_grid(FILE *out, json_t *configs)
 	grid_release(&g);
 }
 
+/* @ch's Documentation/ABI status after its path: " [obsolete]". */
+static void html_abi_status(FILE *out, const struct diff_change *ch)
+{
+	const char *st = diff_abi_name(ch->abi);
+
+	if (st)
+		fprintf(out, " <span class=\"abi %s\">[%s]</span>", st, st);
+}
+
 /* One change as a row: class, path (and subject), golden, snapshot. */
 static void html_change(FILE *out, const struct diff_change *ch)
 {
@@ -921,6 +930,7 @@ static void html_change(FILE *out, const struct diff_change *ch)
 		html_put(out, ch->subject);
 		fputs(")</span>", out);
 	}
+	html_abi_status(out, ch);
 	fputs("</td><td class=\"old\">", out);
 	html_put(out, ch->old ? ch->old : "");
 	fputs("</td><td class=\"new\">", out);
@@ -1025,7 +1035,9 @@ static const char html_style[] =
 	"tr.removed td:first-child{color:#c33;font-weight:bold}"
 	"tr.changed td:first-child{color:#b70;font-weight:bold}"
 	"tr.added td:first-child{color:#3a3;font-weight:bold}"
-	".subject,.allowed,.corner{color:#666}";
+	".subject,.allowed,.corner{color:#666}"
+	".abi{font-family:sans-serif;font-size:85%;color:#666}"
+	".abi.stable{color:#c33}.abi.obsolete,.abi.removed{color:#3a3}";
 
 int report_html(FILE *out, json_t *results)
 {
