@@ -203,11 +203,12 @@ static int policy_pair(struct yaml_file *tf, const struct yaml_pair *p,
 	for (a = DIFF_ABI_STABLE; a < DIFF_ABI_NR &&
 	     strcmp(name, diff_abi_name((enum diff_abi)a)); a++)
 		;
-	free(name);
 	if (a == DIFF_ABI_NR)
-		return yaml_file_bad(tf, p->v, "'status' must be stable, testing, obsolete, removed or undocumented");
+		yaml_file_bad(tf, p->v, "'status' must be stable, testing, obsolete, removed or undocumented, not '%s'",
+			      name);
+	free(name);
 	r->status = (enum diff_abi)a;
-	return 0;
+	return a == DIFF_ABI_NR ? INPUT_EBAD : 0;
 }
 
 static const struct yaml_map policy_map = {
@@ -1025,22 +1026,25 @@ const struct abi_docs *abi_docs_get(struct abi_docs_set *set,
 	if (i == set->n) {
 		set->trees = xrealloc(set->trees, (i + 1) * sizeof(*set->trees));
 		set->v = xrealloc(set->v, (i + 1) * sizeof(*set->v));
-		set->ok = xrealloc(set->ok, i + 1);
 		set->trees[i] = xstrdup(tree);
-		set->ok[i] = !abi_docs_load(&set->v[i], tree, &err);
+		set->v[i] = xmalloc(sizeof(*set->v[i]));
+		if (abi_docs_load(set->v[i], tree, &err)) {
+			free(set->v[i]);
+			set->v[i] = NULL;
+		}
 		set->n++;
 	}
-	return set->ok[i] ? &set->v[i] : NULL;
+	return set->v[i];
 }
 
 void abi_docs_set_release(struct abi_docs_set *set)
 {
 	for (size_t i = 0; i < set->n; i++) {
-		abi_docs_release(&set->v[i]);
+		abi_docs_release(set->v[i]);
+		free(set->v[i]);
 		free(set->trees[i]);
 	}
 	free(set->trees);
 	free(set->v);
-	free(set->ok);
 	*set = (struct abi_docs_set)ABI_DOCS_SET_INIT;
 }

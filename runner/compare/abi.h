@@ -200,8 +200,7 @@ void abi_docs_release(struct abi_docs *docs);
 /* The trees' Documentation/ABI a command has read, each once. */
 struct abi_docs_set {
 	char **trees;
-	struct abi_docs *v;	/* by tree; n of none is 0 ... */
-	signed char *ok;	/* ... 1 read, 0 the tree has none */
+	struct abi_docs **v;	/* by tree, NULL for one without */
 	size_t n;
 };
 
