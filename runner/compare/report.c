@@ -1035,9 +1035,7 @@ static const char html_style[] =
 	"tr.removed td:first-child{color:#c33;font-weight:bold}"
 	"tr.changed td:first-child{color:#b70;font-weight:bold}"
 	"tr.added td:first-child{color:#3a3;font-weight:bold}"
-	".subject,.allowed,.corner{color:#666}"
-	".abi{font-family:sans-serif;font-size:85%;color:#666}"
-	".abi.stable{color:#c33}.abi.obsolete,.abi.removed{color:#3a3}";
+	".subject,.allowed,.corner{color:#666}";
 
 int report_html(FILE *out, json_t *results)
 {

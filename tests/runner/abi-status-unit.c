@@ -20,6 +20,7 @@ static const struct {
 	const char *path;
 	enum diff_abi old, new;
 } statuses[] = {
+	/* in stable/ and named by obsolete/'s text: the stronger promise */
 	{ "class/farm/chip0/stable_attr", DIFF_ABI_STABLE, DIFF_ABI_STABLE },
 	{ "class/farm/chip0/testing_attr", DIFF_ABI_TESTING,
 	  DIFF_ABI_TESTING },
