@@ -7,7 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <unistd.h>
 
 #include "compare/abi.h"
 #include "compare/diff.h"
@@ -109,9 +109,8 @@ static void format_test(void)
 	   "text: no status, no label (%s)", line);
 	free(line);
 	j = diff_to_json(&d);
-	ok(!strcmp(json_string_value(json_object_get(json_array_get(j, 0),
-						     "abi_status")),
-		   "obsolete") &&
+	ok(json_equal(json_object_get(json_array_get(j, 0), "abi_status"),
+		      json_string("obsolete")) &&
 	   !json_object_get(json_array_get(j, 1), "abi_status"),
 	   "JSON: \"abi_status\" where it is known, none elsewhere");
 	ok(!diff_from_json(&back, j, "diff", &err) && back.n == 2 &&
@@ -161,6 +160,29 @@ static void policy_test(void)
 	abi_table_release(&t);
 }
 
+/* One rule, two classes: each its own reason. */
+static void policy_classes_test(void)
+{
+	char path[] = "/tmp/abi-status-unit-XXXXXX";
+	int fd = mkstemp(path);
+	static const char rule[] = "- status: undocumented\n"
+		"  allow: {removed: R, changed: C}\n";
+	struct abi_table t = ABI_TABLE_INIT;
+	struct sf_err err = SF_ERR_INIT;
+	const char *r, *c;
+
+	ok(fd >= 0 && write(fd, rule, strlen(rule)) == (ssize_t)strlen(rule) &&
+	   !close(fd) && !abi_table_load(&t, path, &err),
+	   "a rule of two classes loaded");
+	r = abi_policy_allows(&t, DIFF_CLASS_REMOVED, DIFF_ABI_UNDOCUMENTED);
+	c = abi_policy_allows(&t, DIFF_CLASS_CHANGED, DIFF_ABI_UNDOCUMENTED);
+	ok(r && c && !strcmp(r, "R") && !strcmp(c, "C") &&
+	   !abi_policy_allows(&t, DIFF_CLASS_ADDED, DIFF_ABI_UNDOCUMENTED),
+	   "each class its own reason, one not named none");
+	abi_table_release(&t);
+	unlink(path);
+}
+
 int main(void)
 {
 	struct abi_docs old, new;
@@ -177,5 +199,6 @@ int main(void)
 	   "a tree without Documentation/ABI said so (%s)", err.text);
 	format_test();
 	policy_test();
+	policy_classes_test();
 	return tap_done();
 }
