@@ -101,7 +101,7 @@ int cmd_update(int argc, char **argv)
 			untested++;
 			continue;
 		}
-		/* PASS may hold allowed additions: the golden takes them */
+		/* PASS may hold allowed changes: the golden takes them */
 		if (v == V_PASS && !run.diffs[s].n &&
 		    !run.inputs_changed[s].n)
 			continue;
