@@ -74,21 +74,31 @@ $(EXIT_UNIT): $(EXIT_UNIT_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^
 
+# Unit tests of a path's Documentation/ABI status and the status rules.
+ABI_STATUS_UNIT := $(BUILD)/tests/abi-status-unit
+ABI_STATUS_UNIT_OBJS := $(BUILD)/runner/tests/runner/abi-status-unit.o \
+	$(filter-out %/cmd/sysfarm.o,$(RUNNER_OBJS))
+
+$(ABI_STATUS_UNIT): $(ABI_STATUS_UNIT_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ -lyaml -ljansson
+
 -include $(RUNNER_OBJS:.o=.d) $(SYSFARM_CC_OBJS:.o=.d) $(PROC_UNIT_OBJS:.o=.d)
 -include $(UTIL_UNIT_OBJS:.o=.d) $(BOOT_UNIT_OBJS:.o=.d) $(METER_UNIT_OBJS:.o=.d)
--include $(EXIT_UNIT_OBJS:.o=.d)
+-include $(EXIT_UNIT_OBJS:.o=.d) $(ABI_STATUS_UNIT_OBJS:.o=.d)
 
 TESTS += tests/runner/t-matrix.sh tests/runner/t-goldens-abi.sh
 BOOT_TESTS += tests/runner/t-run.sh tests/runner/t-checkpatch.sh tests/runner/t-golden.sh tests/runner/t-bisect.sh tests/runner/t-faults.sh
 CHECK_DEPS += $(SYSFARM) $(BUILD)/sysfarm-cc $(PROC_UNIT) $(UTIL_UNIT)
-CHECK_DEPS += $(BOOT_UNIT) $(METER_UNIT) $(EXIT_UNIT)
+CHECK_DEPS += $(BOOT_UNIT) $(METER_UNIT) $(EXIT_UNIT) $(ABI_STATUS_UNIT)
 TESTS += $(PROC_UNIT) $(UTIL_UNIT) $(BOOT_UNIT) $(METER_UNIT) $(EXIT_UNIT)
+TESTS += $(ABI_STATUS_UNIT)
 TESTS += tests/runner/t-diff.sh tests/hostile/t-hostile.sh
 TESTS += tests/runner/t-upgrade.sh tests/runner/t-review.sh tests/runner/t-exit.sh
 TESTS += tests/runner/t-report.sh tests/runner/t-fetch.sh
 TESTS += tests/runner/t-abi.sh tests/runner/t-cc.sh tests/runner/t-bisect-stop.sh
 TESTS += tests/runner/t-wings.sh tests/runner/t-options.sh tests/runner/t-paths.sh
-TESTS += tests/runner/t-mainline.sh tests/runner/t-judge.sh
+TESTS += tests/runner/t-mainline.sh tests/runner/t-judge.sh tests/runner/t-abi-status.sh
 TESTS += tests/runner/t-harness.sh
 BOOT_TESTS += tests/runner/t-abi-boot.sh tests/runner/t-roots.sh tests/runner/t-shell.sh tests/runner/t-lava.sh
 BOOT_TESTS += tests/ci/t-workflow.sh tests/ci/t-jobs.sh

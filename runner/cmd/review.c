@@ -61,6 +61,7 @@ struct review {
 	struct redactions reds;
 	struct abi_table abi;
 	struct judge judge;		/* check's, without --allow-added */
+	struct abi_docs_set docs;	/* the trees' Documentation/ABI */
 	int ask;			/* on a terminal, neither option */
 	int status;			/* reading's, folded */
 	int lost;			/* a golden not written, a pending
@@ -124,15 +125,18 @@ static enum answer ask(void)
  * INPUT_EIO / INPUT_EBAD when the golden or the configuration's fragments
  * cannot be read or parsed (said).
  */
-static int show_diff(struct review *rv, const struct config *c,
-		     const char *pending, const char *golden, json_t *snap)
+static int show_diff(struct review *rv, size_t s, const char *pending,
+		     const char *golden, json_t *snap)
 {
+	const struct config *c = &rv->f->m.configs[rv->f->sel[s]];
+	char *tree = farm_source_tree(farm_source(rv->f, s));
 	struct judgement jd = JUDGEMENT_INIT;
 	size_t n;
 	char *summary;
 	int ret = 0;
 
-	judge_snapshot(&rv->judge, c, golden, pending, snap, &jd);
+	judge_snapshot(&rv->judge, c, tree, golden, pending, snap, &jd);
+	free(tree);
 	if (jd.v == V_CORRUPT) {
 		ret = input_status(&jd.why);
 		ui_fail(&jd.why);
@@ -225,9 +229,13 @@ static void reject(struct review *rv, const char *pending,
 	free(q);
 }
 
-/* One configuration's pending file, if it has one. Return: 1 to quit. */
-static int review_one(struct review *rv, const struct config *c)
+/*
+ * The @s-th selected configuration's pending file, if it has one.
+ * Return: 1 to quit.
+ */
+static int review_one(struct review *rv, size_t s)
 {
+	const struct config *c = &rv->f->m.configs[rv->f->sel[s]];
 	char *pending = path_pending(rv->expected, c->name);
 	char *golden = path_golden(rv->expected, c->name);
 	struct sf_err err = SF_ERR_INIT;
@@ -252,7 +260,7 @@ static int review_one(struct review *rv, const struct config *c)
 		}
 		goto out;
 	}
-	if ((ret = show_diff(rv, c, pending, golden, snap))) {
+	if ((ret = show_diff(rv, s, pending, golden, snap))) {
 		rv->status = verdict_exit_fold(rv->status,
 					       verdict_exit_input(ret));
 		rv->left++;
@@ -337,10 +345,11 @@ int cmd_review(int argc, char **argv)
 		goto out;
 	}
 	rv.judge = (struct judge){ .m = &f.m, .reds = &rv.reds,
-				   .abi = &rv.abi, .hold = 1 };
+				   .abi = &rv.abi, .docs = &rv.docs,
+				   .hold = 1 };
 	rv.ask = !o.accept && !o.reject && isatty(STDIN_FILENO);
 	for (s = 0; s < f.nsel; s++)
-		if (review_one(&rv, &f.m.configs[f.sel[s]]))
+		if (review_one(&rv, s))
 			break;
 	/* after a quit, the ones not shown are still pending */
 	for (s = s < f.nsel ? s + 1 : s; s < f.nsel; s++) {
@@ -364,6 +373,7 @@ int cmd_review(int argc, char **argv)
 		status = verdict_exit_lost(status);
 out:
 	abi_table_release(&rv.abi);
+	abi_docs_set_release(&rv.docs);
 	redactions_release(&rv.reds);
 	free(rv.expected);
 	farm_release(&f);

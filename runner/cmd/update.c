@@ -102,7 +102,7 @@ int cmd_update(int argc, char **argv)
 			untested++;
 			continue;
 		}
-		/* PASS may hold allowed additions: the golden takes them */
+		/* PASS may hold allowed changes: the golden takes them */
 		if (v == V_PASS && !run.judged[s].diff.n &&
 		    !run.judged[s].inputs_changed.n)
 			continue;

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The ABI table: load it, check snapshots and Documentation/ABI against it. */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "compare/abi.h"
 #include "compare/diff.h"
@@ -159,6 +161,103 @@ static const struct yaml_map allow_map = {
 	.pair = allow_pair,
 };
 
+/* A status rule: `status:` and `allow:` of any class. */
+enum { POLICY_STATUS, POLICY_ALLOW };
+
+static const char *const policy_keys[] = {
+	[POLICY_STATUS] = "status", [POLICY_ALLOW] = "allow", NULL
+};
+
+/* NULL-terminated: the keys of a status rule's `allow`, by class. */
+static const char *const class_keys[DIFF_CLASS_NR + 1] = {
+	[DIFF_CLASS_REMOVED] = "removed",
+	[DIFF_CLASS_CHANGED] = "changed",
+	[DIFF_CLASS_ADDED] = "added",
+};
+
+static int policy_allow_pair(struct yaml_file *tf, const struct yaml_pair *p,
+			     void *ctx)
+{
+	struct abi_policy *r = ctx;
+
+	return text_set(tf, p->v, p->key, &r->allow[p->index]);
+}
+
+static const struct yaml_map policy_allow_map = {
+	.keys = class_keys,
+	.unknown = "a status rule cannot allow '%s' (removed, changed, added)",
+	.pair = policy_allow_pair,
+};
+
+static int policy_pair(struct yaml_file *tf, const struct yaml_pair *p,
+		       void *ctx)
+{
+	struct abi_policy *r = ctx;
+	char *name = NULL;
+	int a;
+
+	if (p->index == POLICY_ALLOW)
+		return map_walk(tf, p->v, "'allow'", &policy_allow_map, r);
+	if (text_set(tf, p->v, p->key, &name))
+		return -1;
+	for (a = DIFF_ABI_STABLE; a < DIFF_ABI_NR &&
+	     strcmp(name, diff_abi_name((enum diff_abi)a)); a++)
+		;
+	if (a == DIFF_ABI_NR)
+		yaml_file_bad(tf, p->v, "'status' must be stable, testing, obsolete, removed or undocumented, not '%s'",
+			      name);
+	free(name);
+	r->status = (enum diff_abi)a;
+	return a == DIFF_ABI_NR ? INPUT_EBAD : 0;
+}
+
+static const struct yaml_map policy_map = {
+	.keys = policy_keys,
+	.unknown = "a status rule has 'status' and 'allow', not '%s'",
+	.pair = policy_pair,
+};
+
+/* Is @n a mapping with a `status` key: a status rule? */
+static int policy_row(struct yaml_file *tf, yaml_node_t *n)
+{
+	if (n->type != YAML_MAPPING_NODE)
+		return 0;
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start;
+	     p < n->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(&tf->doc, p->key);
+
+		if (k && k->type == YAML_SCALAR_NODE &&
+		    !strcmp((const char *)k->data.scalar.value, "status"))
+			return 1;
+	}
+	return 0;
+}
+
+static int policy_parse(struct yaml_file *tf, yaml_node_t *n,
+			struct abi_table *t)
+{
+	struct abi_policy *r;
+
+	t->policy = xrealloc(t->policy, (t->npolicy + 1) * sizeof(*t->policy));
+	r = memset(&t->policy[t->npolicy++], 0, sizeof(*r));
+	r->line = n->start_mark.line + 1;
+	if (yaml_file_map(tf, n, &policy_map, r))
+		return -2;
+	for (int c = 0; c < DIFF_CLASS_NR; c++)
+		if (r->allow[c])
+			return 0;
+	return yaml_file_bad(tf, n, "a status rule needs 'allow' with a reason (removed, changed, added)");
+}
+
+const char *abi_policy_allows(const struct abi_table *t, enum diff_class cls,
+			      enum diff_abi status)
+{
+	for (size_t i = 0; status != DIFF_ABI_UNKNOWN && i < t->npolicy; i++)
+		if (t->policy[i].status == status && t->policy[i].allow[cls])
+			return t->policy[i].allow[cls];
+	return NULL;
+}
+
 /* Does @path have a ".." component? */
 static int has_dotdot(const char *path)
 {
@@ -229,6 +328,8 @@ static int row_parse(struct yaml_file *tf, yaml_node_t *n, void *ctx)
 	struct abi_table *t = ctx;
 	struct abi_row *r;
 
+	if (policy_row(tf, n))
+		return policy_parse(tf, n, t);
 	t->v = xrealloc(t->v, (t->n + 1) * sizeof(*t->v));
 	r = memset(&t->v[t->n++], 0, sizeof(*r));
 	r->line = n->start_mark.line + 1;
@@ -272,6 +373,10 @@ void abi_table_release(struct abi_table *t)
 		free(r->allow_added);
 	}
 	free(t->v);
+	for (size_t i = 0; i < t->npolicy; i++)
+		for (int c = 0; c < DIFF_CLASS_NR; c++)
+			free(t->policy[i].allow[c]);
+	free(t->policy);
 	free(t->path);
 	*t = (struct abi_table)ABI_TABLE_INIT;
 }
@@ -663,16 +768,37 @@ static size_t whats_parse(char *buf, struct what **out)
 	return n;
 }
 
+/*
+ * Does the word at @w (@wl bytes) name @name? As it is, or, where it ends
+ * in a capital N or X after a lowercase letter ("/gpioN", "/chipX"), with
+ * digits in its place, as a What: path's gpiochipN is matched.
+ */
+static int word_names(const char *w, size_t wl, const char *name)
+{
+	size_t nl = strlen(name), stem = wl - 1;
+
+	if (wl == nl && !strncmp(w, name, nl))
+		return 1;
+	if (wl < 2 || (w[stem] != 'N' && w[stem] != 'X') ||
+	    !islower((unsigned char)w[stem - 1]))
+		return 0;
+	return nl > stem && !strncmp(w, name, stem) &&
+	       strspn(name + stem, "0123456789") == nl - stem;
+}
+
 /* Does @text name "/NAME" as a word? */
 static int text_names(const char *text, size_t len, const char *name)
 {
-	size_t nl = strlen(name);
+	const char *end = text + len;
 
-	for (const char *p = text; p + nl < text + len; p++) {
-		if (*p != '/' || strncmp(p + 1, name, nl))
+	for (const char *p = text; p < end; p++) {
+		const char *w = p + 1, *e = w;
+
+		if (*p != '/')
 			continue;
-		if (p + 1 + nl == text + len ||
-		    !(isalnum((unsigned char)p[1 + nl]) || p[1 + nl] == '_'))
+		while (e < end && (isalnum((unsigned char)*e) || *e == '_'))
+			e++;
+		if (e > w && word_names(w, (size_t)(e - w), name))
 			return 1;
 	}
 	return 0;
@@ -761,4 +887,164 @@ out:
 	free(root);
 	free(abi);
 	return checked;
+}
+
+/* Documentation/ABI's statuses */
+
+/* One What: entry of a tree and the directory its document is in. */
+struct abi_what {
+	struct what w;
+	enum diff_abi status;
+	size_t lit;		/* the glob's bytes before any wildcard */
+};
+
+/* The directories, in the order their promises weigh. */
+static const enum diff_abi doc_dirs[] = {
+	DIFF_ABI_STABLE, DIFF_ABI_TESTING, DIFF_ABI_OBSOLETE, DIFF_ABI_REMOVED,
+};
+
+/* The What: entries of the regular file @path, into @docs. */
+static void docs_read(struct abi_docs *docs, const char *path,
+		      enum diff_abi status)
+{
+	struct what *whats;
+	struct stat st;
+	size_t n;
+	char *buf;
+
+	if (lstat(path, &st) || !S_ISREG(st.st_mode))
+		return;
+	buf = file_read(path, NULL);
+	if (!buf)
+		return;
+	docs->texts = xrealloc(docs->texts,
+			       (docs->ntexts + 1) * sizeof(*docs->texts));
+	docs->texts[docs->ntexts++] = buf;
+	n = whats_parse(buf, &whats);
+	docs->v = xrealloc(docs->v, (docs->n + n + 1) * sizeof(*docs->v));
+	for (size_t i = 0; i < n; i++)
+		docs->v[docs->n++] = (struct abi_what){
+			.w = whats[i], .status = status,
+			.lit = strcspn(whats[i].glob, "*?[\\"),
+		};
+	free(whats);
+}
+
+int abi_docs_load(struct abi_docs *docs, const char *tree,
+		  struct sf_err *err)
+{
+	char *abi = xstrfmt("%s/Documentation/ABI", tree);
+	int ret = 0;
+
+	*docs = (struct abi_docs)ABI_DOCS_INIT;
+	if (!path_exists(abi)) {
+		ret = err_set(err, "%s: no Documentation/ABI to read What: entries from",
+			      tree);
+		goto out;
+	}
+	for (size_t d = 0; d < ARRAY_SIZE(doc_dirs); d++) {
+		char *dir = xstrfmt("%s/%s", abi,
+				    diff_abi_name(doc_dirs[d]));
+		struct dirent **names;
+		int n = scandir(dir, &names, NULL, alphasort);
+
+		for (int k = 0; k < n; k++) {
+			char *path = xstrfmt("%s/%s", dir, names[k]->d_name);
+
+			if (names[k]->d_name[0] != '.')
+				docs_read(docs, path, doc_dirs[d]);
+			free(path);
+			free(names[k]);
+		}
+		if (n >= 0)
+			free(names);
+		free(dir);
+	}
+out:
+	free(abi);
+	return ret;
+}
+
+enum diff_abi abi_docs_status(const struct abi_docs *docs, const char *path)
+{
+	enum diff_abi st = DIFF_ABI_UNDOCUMENTED;
+	char *sys;
+
+	if (!docs)
+		return DIFF_ABI_UNKNOWN;
+	/* a followed link's own node is "link/": the link's path */
+	sys = xstrfmt("/sys/%.*s", (int)(strlen(path) -
+		      (*path && path[strlen(path) - 1] == '/')), path);
+	for (size_t i = 0; i < docs->n; i++) {
+		const struct abi_what *a = &docs->v[i];
+
+		if (!strncmp(a->w.glob, sys, a->lit) &&
+		    what_covers(&a->w, sys)) {
+			st = a->status;
+			break;
+		}
+	}
+	free(sys);
+	return st;
+}
+
+void abi_docs_mark(const struct abi_docs *old, const struct abi_docs *new,
+		   struct diff *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		struct diff_change *c = &d->v[i];
+
+		if (diff_in_roots(c->path))
+			c->abi = abi_docs_status(c->kind == DIFF_REMOVED ?
+						 old : new, c->path);
+	}
+}
+
+void abi_docs_release(struct abi_docs *docs)
+{
+	if (!docs)
+		return;
+	for (size_t i = 0; i < docs->n; i++)
+		free(docs->v[i].w.glob);
+	free(docs->v);
+	for (size_t i = 0; i < docs->ntexts; i++)
+		free(docs->texts[i]);
+	free(docs->texts);
+	*docs = (struct abi_docs)ABI_DOCS_INIT;
+}
+
+const struct abi_docs *abi_docs_get(struct abi_docs_set *set,
+				    const char *tree)
+{
+	struct sf_err err = SF_ERR_INIT;	/* none: unknown, not an error */
+	size_t i;
+
+	if (!tree)
+		return NULL;
+	for (i = 0; i < set->n && strcmp(set->trees[i], tree); i++)
+		;
+	if (i == set->n) {
+		set->trees = xrealloc(set->trees, (i + 1) * sizeof(*set->trees));
+		set->v = xrealloc(set->v, (i + 1) * sizeof(*set->v));
+		set->trees[i] = xstrdup(tree);
+		set->v[i] = xmalloc(sizeof(*set->v[i]));
+		if (abi_docs_load(set->v[i], tree, &err)) {
+			free(set->v[i]);
+			set->v[i] = NULL;
+		}
+		set->n++;
+	}
+	return set->v[i];
+}
+
+void abi_docs_set_release(struct abi_docs_set *set)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		abi_docs_release(set->v[i]);
+		free(set->v[i]);
+		free(set->trees[i]);
+	}
+	free(set->trees);
+	free(set->v);
+	*set = (struct abi_docs_set)ABI_DOCS_SET_INIT;
 }

@@ -11,6 +11,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "compare/diff.h"
 #include "lib/util.h"
 
 /* What can be wrong; a row may waive any kind but undocumented. */
@@ -38,10 +39,23 @@ struct abi_row {
 	size_t line;
 };
 
+/*
+ * A status rule: a row with `status:` instead of `path:`. What it allows
+ * of a change of its class (removed, changed, added) to a path of its
+ * status does not fail: the reason is shown with it.
+ */
+struct abi_policy {
+	enum diff_abi status;
+	char *allow[DIFF_CLASS_NR];	/* reasons, by class */
+	size_t line;
+};
+
 struct abi_table {
 	char *path;
 	struct abi_row *v;
 	size_t n;
+	struct abi_policy *policy;	/* the status rules, in order */
+	size_t npolicy;
 };
 
 #define ABI_TABLE_INIT { 0 }
@@ -58,7 +72,9 @@ struct abi_table {
  * tree's Makefile version), `waive` (a mapping of
  * `missing`, `mode` or `stale` to a reason) and `allow` (`added`: the
  * reason a file the golden does not have may appear here without failing
- * `check`).
+ * `check`). A row with `status` (stable, testing, obsolete, removed,
+ * undocumented) instead is a status rule: its only other key is `allow`,
+ * a mapping of `removed`, `changed` or `added` to a reason.
  *
  * Return: 0, or -1 with @err set: "FILE:LINE:COL: message" for bad
  * input, errno kept when the file cannot be read (@err says so).
@@ -123,6 +139,81 @@ int abi_check_docs(const struct abi_table *t, const char *tree,
  */
 const char *abi_allowed_added(const struct abi_table *t, const char *path,
 			      const char *release);
+
+/**
+ * abi_policy_allows() - does a status rule let this change pass?
+ * @cls: the change's class
+ * @status: its path's Documentation/ABI status (DIFF_ABI_UNKNOWN: none
+ *	is known, and no rule allows it)
+ *
+ * Return: the reason of the first rule of @status that allows @cls, or
+ * NULL: by default every change counts.
+ */
+const char *abi_policy_allows(const struct abi_table *t, enum diff_class cls,
+			      enum diff_abi status);
+
+/*
+ * One kernel tree's Documentation/ABI: the What: entries of every file
+ * in its stable/, testing/, obsolete/ and removed/, read once.
+ */
+struct abi_what;
+
+struct abi_docs {
+	struct abi_what *v;
+	size_t n;
+	char **texts;		/* the files, which the entries point into */
+	size_t ntexts;
+};
+
+#define ABI_DOCS_INIT { 0 }
+
+/**
+ * abi_docs_load() - read @tree's Documentation/ABI
+ *
+ * Only regular files are read (a link is not followed out of the tree).
+ * Return: 0, or -1 with @err set when @tree has no Documentation/ABI.
+ */
+int abi_docs_load(struct abi_docs *docs, const char *tree,
+		  struct sf_err *err);
+
+/**
+ * abi_docs_status() - the status of @path (a diff's, from the sysfs mount)
+ *
+ * Matched as abi_check_docs() matches a row: a What: entry's glob, or a
+ * directory entry whose text names "/BASENAME" (gpioN naming gpio512).
+ * When documents of several statuses match, the strongest promise wins:
+ * stable, testing, obsolete, removed. Return: that, undocumented when
+ * none matches, unknown without @docs.
+ */
+enum diff_abi abi_docs_status(const struct abi_docs *docs, const char *path);
+
+/**
+ * abi_docs_mark() - set the status of each sysfs change of @d
+ * @old: the old side's tree (a removal's status), or NULL if none is at hand
+ * @new: the new side's (an addition's and a change's), or NULL
+ */
+void abi_docs_mark(const struct abi_docs *old, const struct abi_docs *new,
+		   struct diff *d);
+
+void abi_docs_release(struct abi_docs *docs);
+
+/* The trees' Documentation/ABI a command has read, each once. */
+struct abi_docs_set {
+	char **trees;
+	struct abi_docs **v;	/* by tree, NULL for one without */
+	size_t n;
+};
+
+#define ABI_DOCS_SET_INIT { 0 }
+
+/*
+ * @tree's Documentation/ABI (NULL @tree: none), read the first time it is
+ * asked for; NULL when it has none: its statuses are unknown.
+ */
+const struct abi_docs *abi_docs_get(struct abi_docs_set *set,
+				    const char *tree);
+
+void abi_docs_set_release(struct abi_docs_set *set);
 
 /* The reason @f is waived, or NULL when it counts. */
 const char *abi_waived(const struct abi_finding *f);

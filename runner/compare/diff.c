@@ -792,6 +792,19 @@ const char *diff_class_name(enum diff_class c)
 	return c < DIFF_CLASS_NR ? class_names[c] : "?";
 }
 
+static const char *const abi_names[DIFF_ABI_NR] = {
+	[DIFF_ABI_STABLE] = "stable",
+	[DIFF_ABI_TESTING] = "testing",
+	[DIFF_ABI_OBSOLETE] = "obsolete",
+	[DIFF_ABI_REMOVED] = "removed",
+	[DIFF_ABI_UNDOCUMENTED] = "undocumented",
+};
+
+const char *diff_abi_name(enum diff_abi a)
+{
+	return a < DIFF_ABI_NR ? abi_names[a] : NULL;
+}
+
 void diff_allow(struct diff_change *c, const char *reason)
 {
 	if (!c->allowed)
@@ -899,6 +912,11 @@ char *diff_change_format(const struct diff_change *c, int color)
 		buf_str(&b, " -> ");
 		buf_str(&b, c->new ? c->new : "(none)");
 	}
+	if (diff_abi_name(c->abi)) {
+		buf_str(&b, " [");
+		buf_str(&b, diff_abi_name(c->abi));
+		buf_str(&b, "]");
+	}
 	if (c->allowed) {
 		buf_str(&b, " (allowed: ");
 		buf_escaped(&b, c->allowed, strlen(c->allowed), "");
@@ -946,6 +964,9 @@ json_t *diff_to_json(const struct diff *d)
 		if (c->subject)
 			json_object_set_new(e, "subject",
 					    json_string(c->subject));
+		if (diff_abi_name(c->abi))
+			json_object_set_new(e, "abi_status",
+					    json_string(diff_abi_name(c->abi)));
 		if (c->members)
 			json_object_set_new(e, "entries",
 					    diff_to_json(c->members));
@@ -967,17 +988,24 @@ static int changes_from_json(struct diff *d, json_t *arr, const char *what,
 		const char *kind, *path, *class = NULL;
 		json_t *old = NULL, *new = NULL, *allowed = NULL;
 		json_t *entries = NULL;
-		const char *subject = NULL;
+		const char *subject = NULL, *status = NULL;
 		struct diff *members = NULL;
 		json_error_t jerr;
-		int k;
+		int k, a = DIFF_ABI_UNKNOWN;
 
 		if (json_unpack_ex(c, &jerr, JSON_STRICT,
-				   "{s:s, s?s, s:s, s?o, s?o, s?o, s?s, s?o}",
+				   "{s:s, s?s, s:s, s?o, s?o, s?o, s?s, s?s, s?o}",
 				   "kind", &kind, "class", &class, "path", &path,
 				   "old", &old, "new", &new, "allowed", &allowed,
-				   "subject", &subject, "entries", &entries))
+				   "subject", &subject, "abi_status", &status,
+				   "entries", &entries))
 			return err_set(err, "%s[%zu]: %s", what, i, jerr.text);
+		for (a = DIFF_ABI_STABLE; status && a < DIFF_ABI_NR &&
+		     strcmp(status, abi_names[a]); a++)
+			;
+		if (a == DIFF_ABI_NR)
+			return err_set(err, "%s[%zu]: unknown abi_status '%s' (stable, testing, obsolete, removed, undocumented)",
+				       what, i, status);
 		if ((old && !json_is_string(old) && !json_is_null(old)) ||
 		    (new && !json_is_string(new) && !json_is_null(new)) ||
 		    (allowed && !json_is_string(allowed) &&
@@ -1002,7 +1030,8 @@ static int changes_from_json(struct diff *d, json_t *arr, const char *what,
 			return err_set(err, "%s[%zu]: a change of kind '%s' is class '%s', not '%s'",
 				       what, i, kind,
 				       diff_class_name(diff_class_of(k)), class);
-		if (json_is_string(allowed) && k != DIFF_ADDED)
+		/* a status rule may allow a removal or a change */
+		if (json_is_string(allowed) && k != DIFF_ADDED && !status)
 			return err_set(err, "%s[%zu]: only an addition can be allowed, not a '%s' change",
 				       what, i, kind);
 		/* a fold's members are changes, each shown as it is */
@@ -1036,6 +1065,8 @@ static int changes_from_json(struct diff *d, json_t *arr, const char *what,
 			diff_allow(&d->v[d->n - 1], json_string_value(allowed));
 		d->v[d->n - 1].subject = xstrdup_or_null(subject);
 		d->v[d->n - 1].members = members;
+		d->v[d->n - 1].abi = status ? (enum diff_abi)a :
+					      DIFF_ABI_UNKNOWN;
 	}
 	return 0;
 }

@@ -38,6 +38,22 @@ enum diff_class {
 };
 
 /*
+ * The status the kernel's Documentation/ABI gives a changed sysfs path
+ * (compare/abi.h, abi_docs_mark()): the directory of the document whose
+ * What: entry matches it, or none of them. Unknown where no tree was at
+ * hand or the change is no sysfs entry (kmsg, a probe): never guessed.
+ */
+enum diff_abi {
+	DIFF_ABI_UNKNOWN,
+	DIFF_ABI_STABLE,
+	DIFF_ABI_TESTING,
+	DIFF_ABI_OBSOLETE,
+	DIFF_ABI_REMOVED,
+	DIFF_ABI_UNDOCUMENTED,
+	DIFF_ABI_NR
+};
+
+/*
  * One change. @path is raw: a sysfs path relative to the mount as the
  * snapshot spells it (class/leds/x/brightness; a followed link's own node
  * is "link/", what it holds "link/name"), or sysfs.mounted, probes[N],
@@ -45,8 +61,10 @@ enum diff_class {
  * it). @old and @new are for display: values quoted with C escapes
  * ("256\n", "\xff"), errno names bare (EACCES), "<redacted>", modes, node
  * summaries (file 0644 "1\n"); NULL where that side has nothing.
- * @allowed is the reason an addition does not fail (--allow-added, or an
- * ABI table row's `allow: {added: REASON}`), NULL when the change counts.
+ * @allowed is the reason a change does not fail (--allow-added, an ABI
+ * table row's `allow: {added: REASON}`, or a status rule's, which may
+ * allow a removal or a change too), NULL when the change counts.
+ * @abi is the path's Documentation/ABI status.
  * @subject names the probe a change of probes[N] is about by its line in
  * the probe file ("write /sys/class/leds/x/brightness 255", built from the
  * record): a probe is known by what it did, not its index. NULL for every
@@ -62,6 +80,7 @@ struct diff_change {
 	char *allowed;
 	char *subject;
 	struct diff *members;
+	enum diff_abi abi;
 };
 
 struct diff {
@@ -94,6 +113,9 @@ enum diff_class diff_class_of(enum diff_kind k);
 
 /* "removed", "changed" or "added": the class's name in JSON and text. */
 const char *diff_class_name(enum diff_class c);
+
+/* "stable", ..., "undocumented"; NULL for DIFF_ABI_UNKNOWN. */
+const char *diff_abi_name(enum diff_abi a);
 
 /* Sets @c's allowed reason (a copy of @reason) if it has none yet. */
 void diff_allow(struct diff_change *c, const char *reason);
@@ -171,6 +193,7 @@ char *diff_summary(const struct diff *d);
  * "+ PATH: NEW", "- PATH: OLD" or "~ PATH: KIND OLD -> NEW" (the
  * marker is the class: + added, - removed, ~ changed), PATH followed by
  * " (SUBJECT)" when it has one, then
+ * " [STATUS]" for a known Documentation/ABI status, then
  * " (allowed: REASON)" for an allowed one; control characters in PATH
  * and REASON are escaped. Return: a malloc'd string.
  */
@@ -183,8 +206,8 @@ void diff_print(FILE *out, const struct diff *d, const char *prefix,
 /*
  * [{"kind": ..., "class": ..., "path": ..., "old": ..., "new": ...}], an
  * allowed change with "allowed": REASON too, a probe field's with
- * "subject", a fold with "entries": [its members, the same way]; a new
- * reference.
+ * "subject", one of known status with "abi_status", a fold with
+ * "entries": [its members, the same way]; a new reference.
  */
 json_t *diff_to_json(const struct diff *d);
 
@@ -195,9 +218,11 @@ json_t *diff_to_json(const struct diff *d);
  * Refuses what diff_to_json() never writes and diff_change_format()
  * could not print: an "added" change whose "new" is not a string, a
  * "removed" one whose "old" is not, a "class" that is not its kind's, an
- * "allowed" reason on a change that is not an addition, "entries" in a
- * fold's member, a "renamed" change without them. "class", "allowed",
- * "subject" and "entries" are optional (results files of older versions).
+ * "allowed" reason on a change that is not an addition unless it has an
+ * "abi_status" (a status rule allowed it), an "abi_status" that is not a
+ * status's name, "entries" in a fold's member, a "renamed" change without
+ * them. "class", "allowed", "subject", "abi_status" and "entries" are
+ * optional (results files of older versions).
  *
  * Return: 0, or -1 with @err set ("WHAT[3]: unknown kind 'x'").
  */

@@ -766,6 +766,15 @@ static void html_grid(FILE *out, json_t *configs)
 	grid_release(&g);
 }
 
+/* @ch's Documentation/ABI status after its path: " [obsolete]". */
+static void html_abi_status(FILE *out, const struct diff_change *ch)
+{
+	const char *st = diff_abi_name(ch->abi);
+
+	if (st)
+		fprintf(out, " <span class=\"abi %s\">[%s]</span>", st, st);
+}
+
 /* One change as a row: class, path (and subject), golden, snapshot. */
 static void html_change(FILE *out, const struct diff_change *ch)
 {
@@ -780,6 +789,7 @@ static void html_change(FILE *out, const struct diff_change *ch)
 		html_put(out, ch->subject);
 		fputs(")</span>", out);
 	}
+	html_abi_status(out, ch);
 	fputs("</td><td class=\"old\">", out);
 	html_put(out, ch->old ? ch->old : "");
 	fputs("</td><td class=\"new\">", out);

@@ -483,6 +483,12 @@ struct farm_source *farm_source(const struct farm *f, size_t s)
 	return &f->srcs[f->src_of[s]];
 }
 
+char *farm_source_tree(const struct farm_source *fs)
+{
+	return fs->state > 0 ? xstrdup(fs->src.dir) :
+		path_source_tree(fs->root);
+}
+
 void farm_source_begin(const struct farm *f, const struct farm_source *fs)
 {
 	farm_progress(f, NULL, "preparing the kernel source %s", fs->name);

@@ -104,6 +104,13 @@ char *farm_matrix_series(const struct farm *f, const struct config *c);
 /* The source of the @s-th selected configuration. */
 struct farm_source *farm_source(const struct farm *f, size_t s);
 
+/*
+ * The tree @fs is prepared in, or was by an earlier run
+ * (BUILD/sources/NAME/src, a user's tree's copy under BUILD/tree):
+ * malloc'd. Whether it is there is the caller's to find out.
+ */
+char *farm_source_tree(const struct farm_source *fs);
+
 /**
  * farm_source_prepare() - extract and patch @fs's tree, once per run
  *

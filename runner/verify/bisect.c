@@ -59,8 +59,11 @@ static enum run_next step_compare(void *ctx, struct farm *f, struct run *r)
 {
 	struct bisect *b = ctx;
 	struct judgement jd = JUDGEMENT_INIT;
+	char *tree = farm_source_tree(farm_source(f, r->i));
 
-	judge_snapshot(&b->judge, r->c, b->golden, r->snapshot, r->snap, &jd);
+	judge_snapshot(&b->judge, r->c, tree, b->golden, r->snapshot, r->snap,
+		       &jd);
+	free(tree);
 	r->res.v = jd.v;
 	r->res.why = jd.why;
 	diff_release(&b->diff);
@@ -200,7 +203,7 @@ static int golden_load(struct farm *f, const struct config *c,
 		return -1;
 	b->golden = path_golden(goldens, c->name);
 	b->judge = (struct judge){ .m = &f->m, .reds = &b->reds,
-				   .abi = &b->abi,
+				   .abi = &b->abi, .docs = &b->docs,
 				   .allow_added = b->allow_added };
 	bad = golden_abi_read(goldens, &b->abi, err);
 	free(goldens);
@@ -273,6 +276,7 @@ void bisect_release(struct farm *f, struct bisect *b)
 	diff_release(&b->bad_diff);
 	redactions_release(&b->reds);
 	abi_table_release(&b->abi);
+	abi_docs_set_release(&b->docs);
 	strv_release(&b->patches);
 	strv_release(&b->subjects);
 	free(b->golden);

@@ -30,6 +30,7 @@ struct bisect {
 	struct redactions reds;
 	struct abi_table abi;	/* DIR/abi.yaml: the additions it allows */
 	struct judge judge;	/* check's, the table held to only for them */
+	struct abi_docs_set docs;	/* the tree's Documentation/ABI */
 	enum bisect_state *state;	/* per patch count */
 	int builds;
 	struct run *run;	/* the configuration's, taken by every step */

@@ -24,7 +24,7 @@ void golden_run_init(const struct farm *f, const struct golden_opts *o,
 	memset(run->pended, 0, f->nsel * sizeof(*run->pended));
 	run->pending = o->pending && !golden_ci();
 	run->judge = (struct judge){ .m = &f->m, .reds = &run->reds,
-				     .abi = &run->abi,
+				     .abi = &run->abi, .docs = &run->docs,
 				     .allow_added = o->allow_added,
 				     .hold = o->abi };
 }
@@ -84,8 +84,11 @@ static enum run_next golden_one(void *ctx, struct farm *f, struct run *r)
 	struct golden_run *run = ctx;
 	struct judgement *jd = &run->judged[r->i];
 	char *golden = path_golden(run->expected, r->c->name);
+	char *tree = farm_source_tree(farm_source(f, r->i));
 
-	judge_snapshot(&run->judge, r->c, golden, r->snapshot, r->snap, jd);
+	judge_snapshot(&run->judge, r->c, tree, golden, r->snapshot, r->snap,
+		       jd);
+	free(tree);
 	free(golden);
 	r->res.v = jd->v;
 	r->res.why = jd->why;
@@ -175,6 +178,7 @@ void golden_release(const struct farm *f, struct golden_run *run)
 	free(run->pended);
 	abi_findings_release(&run->abi_stale);
 	abi_table_release(&run->abi);
+	abi_docs_set_release(&run->docs);
 	run_free(f, run->runs);
 	free(run->expected);
 	strv_release(&run->obsolete);

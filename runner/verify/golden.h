@@ -36,6 +36,7 @@ struct golden_run {
 					 * message each */
 	struct abi_table abi;		/* empty without DIR/abi.yaml */
 	struct abi_findings abi_stale;	/* rows Documentation/ABI lost */
+	struct abi_docs_set docs;	/* the trees' Documentation/ABI */
 	unsigned char *confirmed;	/* indexed like f->sel: a second boot
 					 * gave the same snapshot */
 	int pending;			/* opts->pending and not golden_ci() */

@@ -32,10 +32,12 @@ static void inputs_compare(json_t *golden, json_t *snap, struct strv *out)
 }
 
 /*
- * Allows the additions of @d that do not fail: only entries of the sysfs
- * roots (removals, changes, new kmsg lines and probe records always
- * count), where the table's row says so (tied to @snap's release) or,
- * with @all, every one.
+ * Allows the changes of @d that do not fail: any change whose
+ * Documentation/ABI status a status rule of the table allows for its
+ * class (abi_policy_allows()); else additions of entries of the sysfs
+ * roots only (removals, changes, new kmsg lines and probe records count),
+ * where the table's row says so (tied to @snap's release) or, with @all,
+ * every one.
  */
 static void allow_added(const struct abi_table *t, int all, json_t *snap,
 			struct diff *d)
@@ -47,6 +49,11 @@ static void allow_added(const struct abi_table *t, int all, json_t *snap,
 		struct diff_change *c = &d->v[i];
 		const char *why;
 
+		/* a status rule (any class) first: its reason is shown */
+		why = t ? abi_policy_allows(t, diff_class_of(c->kind), c->abi) :
+			  NULL;
+		if (why)
+			diff_allow(c, why);
 		/* sysfs entries only: a new kernel line or probe counts */
 		if (c->kind != DIFF_ADDED || !diff_in_roots(c->path))
 			continue;
@@ -59,9 +66,13 @@ static void allow_added(const struct abi_table *t, int all, json_t *snap,
 }
 
 /* PASS, DIFF or NEW: the snapshot against its golden, inputs apart. */
-static void judge_golden(const struct judge *j, const char *golden,
-			 const char *name, json_t *snap, struct judgement *out)
+static void judge_golden(const struct judge *j, const char *tree,
+			 const char *golden, const char *name, json_t *snap,
+			 struct judgement *out)
 {
+	const struct abi_docs *docs = j->docs ? abi_docs_get(j->docs, tree) :
+						NULL;
+
 	json_t *gj = NULL;
 
 	if (!path_exists(golden)) {
@@ -76,6 +87,8 @@ static void judge_golden(const struct judge *j, const char *golden,
 	}
 	inputs_compare(gj, snap, &out->inputs_changed);
 	snap_diff(gj, snap, j->reds, &out->diff);
+	/* one tree: a removal's status is the golden's tree's, as it is */
+	abi_docs_mark(docs, docs, &out->diff);
 	allow_added(j->abi, j->allow_added, snap, &out->diff);
 	/* each path allowed (or not) first; shown and counted folded */
 	diff_fold(&out->diff, DIFF_FOLD_ALL);
@@ -123,10 +136,10 @@ out:
 }
 
 void judge_snapshot(const struct judge *j, const struct config *c,
-		    const char *golden, const char *name, json_t *snap,
-		    struct judgement *out)
+		    const char *tree, const char *golden, const char *name,
+		    json_t *snap, struct judgement *out)
 {
-	judge_golden(j, golden, name, snap, out);
+	judge_golden(j, tree, golden, name, snap, out);
 	if (j->hold && j->abi && j->abi->path &&
 	    verdict_exit(out->v) != SF_EXIT_UNTESTED)
 		judge_abi(j, c, name, snap, out);

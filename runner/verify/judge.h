@@ -26,6 +26,8 @@ struct judge {
 	const struct abi_table *abi;	/* NULL, or no ->path: no table */
 	int allow_added;		/* every addition is allowed
 					 * (--allow-added) */
+	struct abi_docs_set *docs;	/* the trees' Documentation/ABI, read
+					 * once each; NULL: no statuses */
 	int hold;			/* the table's findings count: a PASS
 					 * it finds fault with is ABI-MISMATCH
 					 * (check, review); else the table only
@@ -49,13 +51,17 @@ struct judgement {
 
 /**
  * judge_snapshot() - @snap, configuration @c's, against its golden
+ * @tree: the kernel tree @snap's kernel was built from (its
+ *	Documentation/ABI gives each change its status), or NULL
  * @golden: the golden's path (read through golden_read()); missing: NEW
  * @name: @snap's file, for messages
  * @out: initialised (JUDGEMENT_INIT), filled
  *
  * The header's inputs are compared on their own (a kernel update is not
  * an ABI change). Every change is classed (removed, changed, added:
- * diff.h); an addition under a sysfs root is allowed, shown but not
+ * diff.h) and carries its status in @tree's Documentation/ABI
+ * (abi_docs_mark()); a change a status rule of the table allows for its
+ * class (abi_policy_allows()) is allowed; an addition under a sysfs root is allowed, shown but not
  * counted, with @j->allow_added or where the table's row for its path
  * says `allow: {added: REASON}`; a snapshot whose changes are all allowed
  * is PASS. With @j->hold, the table's findings are gathered for any
@@ -63,8 +69,8 @@ struct judgement {
  * cannot be read is CORRUPT then.
  */
 void judge_snapshot(const struct judge *j, const struct config *c,
-		    const char *golden, const char *name, json_t *snap,
-		    struct judgement *out);
+		    const char *tree, const char *golden, const char *name,
+		    json_t *snap, struct judgement *out);
 
 void judgement_release(struct judgement *jd);
 

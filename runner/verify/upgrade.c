@@ -86,6 +86,8 @@ static int delta_same_cmp(const struct upgrade_delta *x,
 		return x->cls < y->cls ? -1 : 1;
 	if (x->c.kind != y->c.kind)
 		return x->c.kind < y->c.kind ? -1 : 1;
+	if (x->c.abi != y->c.abi)
+		return x->c.abi < y->c.abi ? -1 : 1;
 	if ((r = strcmp(x->kind, y->kind)) ||
 	    (r = strcmp(x->c.path, y->c.path)) ||
 	    (r = str_cmp_null(x->c.subject, y->c.subject)) ||
@@ -329,6 +331,13 @@ static void entry_markdown(FILE *out, const struct upgrade_delta *e)
 {
 	char *path = delta_path(e);
 
+	if (diff_abi_name(e->c.abi)) {
+		char *with = xstrfmt("%s [%s]", path, diff_abi_name(e->c.abi));
+
+		free(path);
+		path = with;
+	}
+
 	fputc('|', out);
 	md_cell(out, diff_class_name(e->cls));
 	md_cell(out, e->kind);
@@ -400,6 +409,9 @@ json_t *upgrade_json(const struct upgrade *u)
 		if (e->c.subject)
 			json_object_set_new(j, "probe",
 					    json_string(e->c.subject));
+		if (diff_abi_name(e->c.abi))
+			json_object_set_new(j, "abi_status",
+					    json_string(diff_abi_name(e->c.abi)));
 		if (e->c.members)
 			json_object_set_new(j, "entries",
 					    diff_to_json(e->c.members));
@@ -594,6 +606,24 @@ static int snaps_load(struct upgrade *u, const struct upgrade_req *rq)
 	return status;
 }
 
+/*
+ * Configuration @c's Documentation/ABI: its source's tree's, where @c is
+ * selected (its source known) and the tree has one; else NULL.
+ */
+static const struct abi_docs *docs_of(struct upgrade *u, size_t c)
+{
+	const struct abi_docs *docs = NULL;
+
+	for (size_t s = 0; s < u->f->nsel; s++)
+		if (u->f->sel[s] == c) {
+			char *tree = farm_source_tree(farm_source(u->f, s));
+
+			docs = abi_docs_get(&u->docs, tree);
+			free(tree);
+		}
+	return docs;
+}
+
 void upgrade_compare(json_t *from, json_t *to, const struct redactions *rules,
 		     struct diff *d)
 {
@@ -615,6 +645,8 @@ int upgrade_review(struct upgrade *u, const struct upgrade_req *rq)
 			continue;
 		upgrade_compare(u->snaps[u->pairs[p].from],
 				u->snaps[u->pairs[p].to], rq->rules, &d);
+		abi_docs_mark(docs_of(u, u->pairs[p].from),
+			      docs_of(u, u->pairs[p].to), &d);
 		diff_fold(&d, rq->fold);
 		deltas_add(u, p, &d);
 		diff_release(&d);
@@ -633,4 +665,5 @@ void upgrade_release(struct upgrade *u)
 	free(u->snaps);
 	free(u->miss);
 	free(u->pairs);
+	abi_docs_set_release(&u->docs);
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <jansson.h>
 
+#include "compare/abi.h"
 #include "compare/diff.h"
 #include "compare/redact.h"
 #include "lib/util.h"
@@ -55,6 +56,7 @@ struct upgrade {
 	struct upgrade_delta **v;	/* the entries, as printed */
 	size_t n, alloc;
 	size_t counts[DIFF_CLASS_NR];
+	struct abi_docs_set docs;	/* the sides' trees' Documentation/ABI */
 };
 
 /* What is reviewed: the axis, the values, where the goldens are. */
@@ -97,7 +99,10 @@ void upgrade_compare(json_t *from, json_t *to, const struct redactions *rules,
  * upgrade_review() - load both sides of every pair, compare, merge
  *
  * Each configuration is read once; one that cannot be read or parsed is
- * in @u->miss and the pairs it is in are not compared. Every change of a
+ * in @u->miss and the pairs it is in are not compared. Each change gets
+ * its Documentation/ABI status from the tree of its side (a removal the
+ * old side's, the rest the new side's) where that side is selected and
+ * its tree prepared, else none. Every change of a
  * compared pair becomes an entry; an entry several pairs share is one,
  * with all its pairs. Entries are sorted by their pairs (the most first),
  * class, then the order they were found in.
