@@ -14,6 +14,7 @@
 #include "compare/redact.h"
 #include "lib/util.h"
 #include "pipeline/farm.h"
+#include "verify/origin.h"
 
 /* Two configurations, from (value A of the axis) to (value B). */
 struct upgrade_pair {
@@ -55,6 +56,15 @@ struct upgrade {
 	struct upgrade_delta **v;	/* the entries, as printed */
 	size_t n, alloc;
 	size_t counts[DIFF_CLASS_NR];
+	/*
+	 * Where each file entry's attribute is defined (verify/origin.h):
+	 * the compared configurations' source trees, each once; shown when
+	 * one of them is prepared.
+	 */
+	struct origin_tree *trees;
+	size_t ntrees;
+	size_t *tree_of;		/* per configuration, or SIZE_MAX */
+	int origins;
 };
 
 /* What is reviewed: the axis, the values, where the goldens are. */
@@ -67,6 +77,7 @@ struct upgrade_req {
 	const struct redactions *rules;	/* applied to both sides */
 	/* how a golden or snapshot is read: never through a link */
 	int (*read)(const char *path, json_t **out, struct sf_err *err);
+	int no_origin;			/* look for no attribute's origin */
 };
 
 /**
@@ -101,7 +112,9 @@ void upgrade_compare(json_t *from, json_t *to, const struct redactions *rules,
  * in @u->miss and the pairs it is in are not compared. Every change of a
  * compared pair becomes an entry; an entry several pairs share is one,
  * with all its pairs. Entries are sorted by their pairs (the most first),
- * class, then the order they were found in.
+ * class, then the order they were found in. Unless @rq->no_origin, each
+ * file entry's attribute is looked for in both sides' source trees
+ * (BUILD/sources/NAME/src), each tree scanned once.
  *
  * Return: the exit status (lib/exitcode.h, folded by verdict_exit_fold()):
  * 2 a side cannot be parsed (then nothing is compared), else 1 a delta,

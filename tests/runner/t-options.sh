@@ -26,7 +26,7 @@ options() {
 	abi) set -- --table --goldens --kernel-tree --snapshot --kconfig \
 		$common ;;
 	upgrade) set -- --axis --from --to --expected --redactions \
-		--snapshots --markdown --json $common ;;
+		--snapshots --markdown --json --no-origin $common ;;
 	diff) set -- --json --color --redactions ;;
 	report) set -- --tap --junit --markdown --html ;;
 	esac
