@@ -446,9 +446,9 @@ static void origins_put(FILE *out, const struct upgrade *u, int md)
 		const struct origin_tree *o = &u->trees[t];
 		char *what = !o->prepared ?
 			xstrfmt("not prepared (%s)", o->dir) : o->kernels ?
-			xstrfmt("%zu files its %zu kernel%s compiled",
+			xstrfmt("%zu files compiled by %zu kernel%s",
 				o->files, o->kernels, o->kernels == 1 ? "" : "s") :
-			xstrfmt("every *.c, %zu files (no kernel built)",
+			xstrfmt("%zu files, every *.c (no kernel built)",
 				o->files);
 
 		fputs(t ? "; " : "", out);
