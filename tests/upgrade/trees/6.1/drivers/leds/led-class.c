@@ -8,3 +8,4 @@ static DEVICE_ATTR_RW(max_brightness_x);
 static DEVICE_ATTR_RO(max);
 LED_DEVICE_ATTR(trigger);
 DEVICE_ATTRIBUTE(brightness);
+#define TRIGGER_ATTR(x) DEVICE_ATTR_RO(trigger ## x)
