@@ -345,28 +345,36 @@ static size_t side_tree_at(const struct upgrade *u,
 	return u->tree_of[side ? p->to : p->from];
 }
 
-/* That tree when it is prepared and no earlier pair's; else NULL. */
+/* That tree when no earlier pair's was it; else SIZE_MAX. */
+static size_t side_tree_new(const struct upgrade *u,
+			    const struct upgrade_delta *e, int side, size_t k)
+{
+	size_t t = side_tree_at(u, e, side, k);
+
+	for (size_t i = 0; i < k; i++)
+		if (side_tree_at(u, e, side, i) == t)
+			return SIZE_MAX;
+	return t;
+}
+
+/* That tree when it is new and prepared; else NULL. */
 static const struct origin_tree *side_tree(const struct upgrade *u,
 					   const struct upgrade_delta *e,
 					   int side, size_t k)
 {
-	size_t t = side_tree_at(u, e, side, k);
+	size_t t = side_tree_new(u, e, side, k);
 
-	if (t == SIZE_MAX || !u->trees[t].prepared)
-		return NULL;
-	for (size_t i = 0; i < k; i++)
-		if (side_tree_at(u, e, side, i) == t)
-			return NULL;
-	return &u->trees[t];
+	return t != SIZE_MAX && u->trees[t].prepared ? &u->trees[t] : NULL;
 }
 
+/* How many trees side @side of @e spans, prepared or not. */
 static size_t side_trees(const struct upgrade *u,
 			 const struct upgrade_delta *e, int side)
 {
 	size_t n = 0;
 
 	for (size_t k = 0; k < e->npairs; k++)
-		n += !!side_tree(u, e, side, k);
+		n += side_tree_new(u, e, side, k) != SIZE_MAX;
 	return n;
 }
 

@@ -108,6 +108,9 @@ upgrade text --build-dir "$B" --no-origin
 # times, three named); no tree of 6.1: no "from" line
 rm -r "$B/kernels/k612" "$B/sources/linux-fake-6.1"
 upgrade origin-whole --build-dir "$B" --from 6.1
+# x86_64 -> arm: an entry of the 6.12 and 6.13 pairs spans two trees on
+# each side, each named (6.13's not prepared: said once, above)
+upgrade origin-axis --build-dir "$B" --axis arch
 MATRIX=
 
 # real FROM TO EXPECT: matrix.yaml's goldens, FROM -> TO: every entry as
