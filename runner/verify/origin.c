@@ -2,7 +2,6 @@
 /* Where an attribute comes from: its attribute macro in a kernel tree. */
 #include <ctype.h>
 #include <dirent.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -53,13 +52,19 @@ static int def_cmp(const void *a, const void *b)
 		      ((const struct origin_def *)b)->name);
 }
 
-const struct origin_def *origin_tree_find(const struct origin_tree *t,
-					  const char *name)
+static struct origin_def *def_find(const struct origin_tree *t,
+				   const char *name)
 {
 	const struct origin_def key = { .name = (char *)name };
 
 	return t->ndefs ? bsearch(&key, t->defs, t->ndefs, sizeof(key),
 				  def_cmp) : NULL;
+}
+
+const struct origin_def *origin_tree_find(const struct origin_tree *t,
+					  const char *name)
+{
+	return def_find(t, name);
 }
 
 static const char *skip_space(const char *p, const char *end)
@@ -98,7 +103,7 @@ static void text_scan(struct origin_tree *t, const char *file,
 		if (ae == a || e == end || (*e != ',' && *e != ')'))
 			continue;
 		name = strndup(a, ae - a);
-		d = (struct origin_def *)origin_tree_find(t, name);
+		d = def_find(t, name);
 		free(name);
 		if (!d)
 			continue;
@@ -151,16 +156,17 @@ static void tree_walk(const char *dir, const char *rel,
 			continue;
 		sub = *rel ? xstrfmt("%s/%s", rel, de->d_name) :
 			xstrdup(de->d_name);
-		if (de->d_type == DT_DIR)
+		if (de->d_type == DT_DIR) {
 			tree_walk(dir, sub, fn, ctx);
-		else if (de->d_type == DT_REG)
+		} else if (de->d_type == DT_REG) {
 			fn(dir, sub, ctx);
-		else if (de->d_type == DT_UNKNOWN) {
+		} else if (de->d_type == DT_UNKNOWN) {
 			char *full = xstrfmt("%s/%s", dir, sub);
+			int got = !lstat(full, &st);
 
-			if (!lstat(full, &st) && S_ISDIR(st.st_mode))
+			if (got && S_ISDIR(st.st_mode))
 				tree_walk(dir, sub, fn, ctx);
-			else if (S_ISREG(st.st_mode))
+			else if (got && S_ISREG(st.st_mode))
 				fn(dir, sub, ctx);
 			free(full);
 		}
@@ -263,7 +269,7 @@ void origin_tree_scan(struct origin_tree *t, const char *build,
 	if (!t->prepared)
 		return;
 	for (size_t i = 0; i < names->n; i++) {
-		if (origin_tree_find(t, names->v[i]))
+		if (def_find(t, names->v[i]))
 			continue;
 		t->defs = xrealloc(t->defs, (t->ndefs + 1) * sizeof(*t->defs));
 		t->defs[t->ndefs++] = (struct origin_def){
