@@ -275,14 +275,32 @@ static char *delta_path(const struct upgrade_delta *e)
  * for in each side's source tree, BUILD/sources/NAME/src.
  */
 
-/* The attribute a file entry is: its path's last name; NULL for others. */
-static const char *entry_attr(const struct upgrade_delta *e)
+/*
+ * The attribute @e is about: a file's last name, or that of the sysfs
+ * file a read or write probe names (its record in the side that has it,
+ * as its subject is); NULL for others.
+ */
+static const char *entry_attr(const struct upgrade *u,
+			      const struct upgrade_delta *e)
 {
-	const char *slash = strrchr(e->c.path, '/');
+	const struct upgrade_pair *p = &u->pairs[e->pairs[0]];
+	const char *path = e->c.path, *op, *slash;
+	json_t *rec;
 
-	if (strcmp(e->kind, "file"))
+	if (!strcmp(e->kind, "probe")) {
+		rec = json_array_get(json_object_get(u->snaps[
+			e->cls == DIFF_CLASS_REMOVED ? p->from : p->to],
+			"probes"), strtoul(path + 7, NULL, 10));
+		op = json_string_value(json_object_get(rec, "op"));
+		path = json_string_value(json_object_get(rec, "path"));
+		if (!op || (strcmp(op, "read") && strcmp(op, "write")) ||
+		    !path || strncmp(path, "/sys/", 5))
+			return NULL;
+	} else if (strcmp(e->kind, "file")) {
 		return NULL;
-	return slash ? slash + 1 : e->c.path;
+	}
+	slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
 }
 
 /* Configuration @c's tree in @u->trees, added when new; or SIZE_MAX. */
@@ -324,7 +342,7 @@ static void origins_find(struct upgrade *u)
 		u->tree_of[pr->to] = tree_add(u, pr->to);
 	}
 	for (size_t i = 0; i < u->n; i++) {
-		const char *attr = entry_attr(u->v[i]);
+		const char *attr = entry_attr(u, u->v[i]);
 
 		if (attr && !strv_has(&names, attr))
 			strv_push(&names, attr);
@@ -409,7 +427,7 @@ static void entry_origin(FILE *out, const struct upgrade *u,
 			 const struct upgrade_delta *e, int md)
 {
 	static const char *const label[] = { "from", "to" };
-	const char *attr = entry_attr(e);
+	const char *attr = entry_attr(u, e);
 	int shown = 0;
 
 	if (!u->origins)
@@ -490,7 +508,7 @@ static json_t *entry_origin_json(const struct upgrade *u,
 				 const struct upgrade_delta *e)
 {
 	static const char *const label[] = { "from", "to" };
-	const char *attr = entry_attr(e);
+	const char *attr = entry_attr(u, e);
 	json_t *j;
 
 	if (!u->origins || !attr)

@@ -74,7 +74,8 @@ upgrade overlap --expected "$TMP/overlap" x86_64
 
 # Where it comes from: origin.yaml gives each source its own tree, and
 # trees/ holds two fake ones (6.13's is not prepared). The fake 6.12's only
-# kernel compiled led-class.c, backlight.c and power/sysfs.c: control is
+# kernel compiled led-class.c, backlight.c, power/sysfs.c and workqueue.c
+# (nice, which a probe writes: a probe's file has its origin too): control is
 # found once in what it compiled (not in staging/uncompiled.c), and
 # max_brightness twice (led-class.c, backlight.c; staging/more.c's two
 # left out); 6.1 has no kernel, so every *.c is scanned. Near misses
@@ -87,6 +88,7 @@ for v in 6.1 6.12; do
 	cp -r "trees/$v" "$B/sources/linux-fake-$v/src"
 done
 for o in drivers/leds/.led-class.o.cmd drivers/base/power/.sysfs.o.cmd \
+	kernel/.workqueue.o.cmd \
 	drivers/video/backlight/.backlight.o.cmd .vmlinux.o.cmd; do
 	mkdir -p "$B/kernels/k612/$(dirname "$o")"
 	: >"$B/kernels/k612/$o"
@@ -180,6 +182,9 @@ else
 	origin $W/affinity_scope from "kernel/workqueue.c __ATTR(affinity_scope, ...)"
 	origin $W/affinity_scope to "kernel/workqueue.c __ATTR(affinity_scope, ...)"
 	origin $W/max_active to "kernel/workqueue.c DEVICE_ATTR_RW(max_active)"
+	# the probe that reads sysfarm_ordered/max_active (ENOENT -> ok)
+	origin "probes[15].result" to \
+		"kernel/workqueue.c DEVICE_ATTR_RW(max_active)"
 	origin class/leds/gta04:red:power/trigger to \
 		"drivers/leds/led-class.c BIN_ATTR(trigger, ...)"
 	origin class/gpio/chip0/gpio0/value to "not found"
