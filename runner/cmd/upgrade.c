@@ -22,10 +22,15 @@ static const char about[] =
 	"the pairs it is in. By default each value of the axis to the next;\n"
 	"CONFIG restricts to the pairs from or to it. The review goes to\n"
 	"stdout as text (--json: JSON); --markdown FILE also appends it to\n"
-	"FILE as Markdown. Exit 0 no delta, 1 a delta, 2 bad usage or input\n"
-	"(a golden that cannot be parsed), 125 a golden or snapshot that is\n"
-	"missing or cannot be read (the other pairs are still shown), or an\n"
-	"output that cannot be written.\n";
+	"FILE as Markdown. Under a file's entry (or a probe's of a file),\n"
+	"where each side's source tree (BUILD/sources/NAME/src, when\n"
+	"prepared) defines its attribute: the one attribute macro of its\n"
+	"name (__ATTR(NAME, ...), DEVICE_ATTR_RW(NAME), ...) in the files its\n"
+	"kernels compiled, else 'not found' or the candidates (--no-origin:\n"
+	"none of this). Exit 0 no delta, 1 a delta, 2 bad\n"
+	"usage or input (a golden that cannot be parsed), 125 a golden or\n"
+	"snapshot that is missing or cannot be read (the other pairs are\n"
+	"still shown), or an output that cannot be written.\n";
 
 struct upgrade_opts {
 	struct upgrade_req rq;
@@ -53,6 +58,8 @@ static const struct opt upgrade_options[] = {
 		   "also append it as Markdown (GITHUB_STEP_SUMMARY)"),
 	OPT_BOOLEAN(0, "json", struct upgrade_opts, json,
 		    "print the pairs and the entries as one JSON object"),
+	OPT_BOOLEAN(0, "no-origin", struct upgrade_opts, rq.no_origin,
+		    "look for no file's attribute macro in the source trees"),
 	OPT_END
 };
 

@@ -14,8 +14,9 @@
  *   BUILD/sources/NAME/         a kernel source (source.h): src/, the tree
  *   BUILD/tree/                 sources/ and kernels/ of --kernel-src
  *   BUILD/kernels/KEY/          .config build.log sysfarm-*.stamp
- *                               sysfarm-kernel.json sysfarm-objects and
- *                               the image (arch/x86/boot/bzImage)
+ *                               sysfarm-kernel.json sysfarm-objects,
+ *                               the image (arch/x86/boot/bzImage) and
+ *                               kbuild's source link to the tree
  *   BUILD/out/results.json report.html
  *   BUILD/out/CONFIG/           snapshot.json snapshot.confirm.json
  *                               snapshot.diff result.json
@@ -58,6 +59,7 @@ char *path_ccache(const char *build);		/* BUILD/ccache */
 char *path_source(const char *build, const char *name); /* sources/NAME */
 /* In a source's directory, path_source(). */
 char *path_source_tree(const char *source);	/* src: the tree */
+char *path_kernels(const char *build);		/* kernels: every build's */
 char *path_kernel(const char *build, const char *name); /* kernels/NAME */
 char *path_out(const char *build, const char *config);	/* out/CONFIG */
 char *path_results(const char *build);		/* out/results.json */
@@ -80,6 +82,8 @@ char *path_build_stamp(const char *kernel);	/* what made the image */
 char *path_kernel_manifest(const char *kernel);	/* what it is, for --prebuilt */
 /* sysfarm-objects: how many objects its last build had, for progress */
 char *path_kernel_objects(const char *kernel);
+/* source: kbuild's link to the tree it was built from (O=) */
+char *path_kernel_source(const char *kernel);
 
 /* In a configuration's out directory, path_out(). */
 char *path_snapshot(const char *out);		/* snapshot.json */

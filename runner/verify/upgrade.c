@@ -7,6 +7,7 @@
 #include "compare/snap.h"
 #include "lib/exitcode.h"
 #include "lib/paths.h"
+#include "pipeline/fetch.h"
 #include "lib/verdict.h"
 #include "verify/store.h"
 #include "verify/upgrade.h"
@@ -277,6 +278,281 @@ static char *delta_path(const struct upgrade_delta *e)
 			      xstrdup(e->c.path);
 }
 
+/*
+ * Where it comes from (verify/origin.h): a file entry's attribute looked
+ * for in each side's source tree, BUILD/sources/NAME/src.
+ */
+
+/*
+ * The attribute @e is about: a file's last name, or that of the sysfs
+ * file a read or write probe names (its record in the side that has it,
+ * as its subject is); NULL for others.
+ */
+static const char *entry_attr(const struct upgrade *u,
+			      const struct upgrade_delta *e)
+{
+	const struct upgrade_pair *p = &u->pairs[e->pairs[0]];
+	const char *path = e->c.path, *op, *slash;
+	json_t *rec;
+
+	if (!strcmp(e->kind, "probe")) {
+		rec = json_array_get(json_object_get(u->snaps[
+			e->cls == DIFF_CLASS_REMOVED ? p->from : p->to],
+			"probes"), strtoul(path + 7, NULL, 10));
+		op = json_string_value(json_object_get(rec, "op"));
+		path = json_string_value(json_object_get(rec, "path"));
+		if (!op || (strcmp(op, "read") && strcmp(op, "write")) ||
+		    !path || strncmp(path, "/sys/", 5))
+			return NULL;
+	} else if (strcmp(e->kind, "file")) {
+		return NULL;
+	}
+	slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+/* Configuration @c's tree in @u->trees, added when new; or SIZE_MAX. */
+static size_t tree_add(struct upgrade *u, size_t c)
+{
+	char *name = config_source_name(&u->f->m.configs[c].s), *root;
+	size_t i;
+
+	if (!name)
+		return SIZE_MAX;
+	for (i = 0; i < u->ntrees; i++)
+		if (!strcmp(u->trees[i].name, name)) {
+			free(name);
+			return i;
+		}
+	root = path_source(u->f->build, name);
+	u->trees = xrealloc(u->trees, (i + 1) * sizeof(*u->trees));
+	u->trees[u->ntrees++] = (struct origin_tree){
+		.name = name, .dir = path_source_tree(root),
+	};
+	free(root);
+	return i;
+}
+
+/* Each compared side's tree, scanned once for every file entry's name. */
+static void origins_find(struct upgrade *u)
+{
+	struct strv names = STRV_INIT;
+
+	u->tree_of = xmalloc((u->f->m.nconfigs + 1) * sizeof(*u->tree_of));
+	for (size_t c = 0; c < u->f->m.nconfigs; c++)
+		u->tree_of[c] = SIZE_MAX;
+	for (size_t p = 0; p < u->npairs; p++) {
+		const struct upgrade_pair *pr = &u->pairs[p];
+
+		if (pr->missing)
+			continue;
+		u->tree_of[pr->from] = tree_add(u, pr->from);
+		u->tree_of[pr->to] = tree_add(u, pr->to);
+	}
+	for (size_t i = 0; i < u->n; i++) {
+		const char *attr = entry_attr(u, u->v[i]);
+
+		if (attr && !strv_has(&names, attr))
+			strv_push(&names, attr);
+	}
+	for (size_t t = 0; names.n && t < u->ntrees; t++) {
+		origin_tree_scan(&u->trees[t], u->f->build, &names);
+		u->origins |= u->trees[t].prepared;
+	}
+	strv_release(&names);
+}
+
+/* The tree of side @side (0 from, 1 to) of @e's @k-th pair, or SIZE_MAX. */
+static size_t side_tree_at(const struct upgrade *u,
+			   const struct upgrade_delta *e, int side, size_t k)
+{
+	const struct upgrade_pair *p = &u->pairs[e->pairs[k]];
+
+	return u->tree_of[side ? p->to : p->from];
+}
+
+/* That tree when no earlier pair's was it; else SIZE_MAX. */
+static size_t side_tree_new(const struct upgrade *u,
+			    const struct upgrade_delta *e, int side, size_t k)
+{
+	size_t t = side_tree_at(u, e, side, k);
+
+	for (size_t i = 0; i < k; i++)
+		if (side_tree_at(u, e, side, i) == t)
+			return SIZE_MAX;
+	return t;
+}
+
+/* That tree when it is new and prepared; else NULL. */
+static const struct origin_tree *side_tree(const struct upgrade *u,
+					   const struct upgrade_delta *e,
+					   int side, size_t k)
+{
+	size_t t = side_tree_new(u, e, side, k);
+
+	return t != SIZE_MAX && u->trees[t].prepared ? &u->trees[t] : NULL;
+}
+
+/* How many trees side @side of @e spans, prepared or not. */
+static size_t side_trees(const struct upgrade *u,
+			 const struct upgrade_delta *e, int side)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < e->npairs; k++)
+		n += side_tree_new(u, e, side, k) != SIZE_MAX;
+	return n;
+}
+
+/* "kernel/workqueue.c:7473 __ATTR(affinity_scope, ...)", "not found",
+ * "3 candidates: a.c:1 X(n), b.c:2 Y(n), ..." (at most three shown) */
+static char *origin_text(const struct origin_tree *t, const char *attr)
+{
+	const struct origin_def *d = origin_tree_find(t, attr);
+	char *text = NULL;
+	size_t len;
+	FILE *out;
+
+	if (!d || !d->n)
+		return xstrdup("not found");
+	out = xmemstream(&text, &len);
+	if (d->n > 1)
+		fprintf(out, "%zu candidates: ", d->n);
+	for (size_t k = 0; k < d->n && k < 3; k++)
+		fprintf(out, "%s%s:%zu %s", k ? ", " : "", d->v[k].file,
+			d->v[k].line, d->v[k].macro);
+	fputs(d->n > 3 ? ", ..." : "", out);
+	fclose(out);
+	return text;
+}
+
+/*
+ * @e's origin on each side: a line per side ("      from: ...") in text,
+ * the cell of the `defined` column in Markdown (sides split by <br>).
+ * A side spanning several trees names each.
+ */
+static void entry_origin(FILE *out, const struct upgrade *u,
+			 const struct upgrade_delta *e, int md)
+{
+	static const char *const label[] = { "from", "to" };
+	const char *attr = entry_attr(u, e);
+	int shown = 0;
+
+	if (!u->origins)
+		return;
+	if (md)
+		fputc(' ', out);
+	for (int side = 0; attr && side < 2; side++) {
+		size_t n = side_trees(u, e, side);
+
+		for (size_t k = 0; k < e->npairs; k++) {
+			const struct origin_tree *t = side_tree(u, e, side, k);
+			char *text, *head;
+
+			if (!t)
+				continue;
+			text = origin_text(t, attr);
+			head = n > 1 ? xstrfmt("%s %s:", label[side], t->name) :
+				xstrfmt("%s:", label[side]);
+			if (md) {
+				fputs(shown++ ? "<br>" : "", out);
+				report_md_put(out, head, 1);
+				fputc(' ', out);
+				report_md_put(out, text, 1);
+			} else {
+				fprintf(out, "      %-5s %s\n", head, text);
+			}
+			free(head);
+			free(text);
+		}
+	}
+	if (md)
+		fputs(" |", out);
+}
+
+/* Once, under the summary: each tree and what was scanned of it. */
+static void origins_put(FILE *out, const struct upgrade *u, int md)
+{
+	if (!u->origins)
+		return;
+	fputs(md ? "- defined in: " : "defined in: ", out);
+	for (size_t t = 0; t < u->ntrees; t++) {
+		const struct origin_tree *o = &u->trees[t];
+		char *what = !o->prepared ?
+			xstrfmt("not prepared (%s)", o->dir) : o->kernels ?
+			xstrfmt("%zu files compiled by %zu kernel%s",
+				o->files, o->kernels, o->kernels == 1 ? "" : "s") :
+			xstrfmt("%zu files, every *.c (no kernel built)",
+				o->files);
+
+		fputs(t ? "; " : "", out);
+		if (md) {
+			report_md_put(out, o->name, 1);
+			fputs(": ", out);
+			report_md_put(out, what, 1);
+		} else {
+			fprintf(out, "%s: %s", o->name, what);
+		}
+		free(what);
+	}
+	fputc('\n', out);
+}
+
+static json_t *origin_json(const struct origin_tree *t, const char *attr)
+{
+	const struct origin_def *d = origin_tree_find(t, attr);
+	json_t *sites = json_array();
+
+	for (size_t k = 0; d && k < d->n; k++)
+		json_array_append_new(sites, json_pack("{s:s, s:I, s:s}",
+			"file", d->v[k].file, "line", (json_int_t)d->v[k].line,
+			"macro", d->v[k].macro));
+	return json_pack("{s:I, s:o}", "found",
+			 (json_int_t)json_array_size(sites), "sites", sites);
+}
+
+/* {"from": {TREE: {"found": N, "sites": [...]}}, "to": {...}}, or NULL */
+static json_t *entry_origin_json(const struct upgrade *u,
+				 const struct upgrade_delta *e)
+{
+	static const char *const label[] = { "from", "to" };
+	const char *attr = entry_attr(u, e);
+	json_t *j;
+
+	if (!u->origins || !attr)
+		return NULL;
+	j = json_object();
+	for (int side = 0; side < 2; side++) {
+		json_t *trees = json_object();
+
+		for (size_t k = 0; k < e->npairs; k++) {
+			const struct origin_tree *t = side_tree(u, e, side, k);
+
+			if (t)
+				json_object_set_new(trees, t->name,
+						    origin_json(t, attr));
+		}
+		json_object_set_new(j, label[side], trees);
+	}
+	return j;
+}
+
+/* Each tree: {NAME: {"dir", "prepared", "kernels", "files"}} */
+static json_t *origins_json(const struct upgrade *u)
+{
+	json_t *j = json_object();
+
+	for (size_t t = 0; t < u->ntrees; t++) {
+		const struct origin_tree *o = &u->trees[t];
+
+		json_object_set_new(j, o->name, json_pack("{s:s, s:b, s:I, s:I}",
+			"dir", o->dir, "prepared", o->prepared,
+			"kernels", (json_int_t)o->kernels,
+			"files", (json_int_t)o->files));
+	}
+	return j;
+}
+
 static void summary_put(FILE *out, const struct upgrade *u, int md)
 {
 	const char *axis = u->f->m.axes[u->axis].name;
@@ -295,6 +571,7 @@ static void summary_put(FILE *out, const struct upgrade *u, int md)
 		compared(u) == 1 ? "" : "s", u->npairs - compared(u));
 	counts_put(out, u->counts);
 	fputs(md ? ".\n" : "\n", out);
+	origins_put(out, u, md);
 	for (size_t i = 0; i < u->npairs; i++) {
 		const struct upgrade_pair *p = &u->pairs[i];
 
@@ -346,7 +623,6 @@ static void entry_markdown(FILE *out, const struct upgrade_delta *e)
 		diff_kind_name(e->c.kind) : "");
 	md_cell(out, e->c.old);
 	md_cell(out, e->c.new);
-	fputc('\n', out);
 	free(path);
 }
 
@@ -361,10 +637,16 @@ void upgrade_print(FILE *out, const struct upgrade *u, int md)
 		pairs_put(out, u, u->v[i]->pairs, u->v[i]->npairs, md);
 		fputs(md ? "\n\n" : ": ", out);
 		counts_put(out, counts);
-		fputs(md ? ".\n\n| class | kind | path | change | old | new |\n"
-		      "| --- | --- | --- | --- | --- | --- |\n" : "\n", out);
-		for (size_t j = i; j < end; j++)
+		fputs(md ? ".\n\n| class | kind | path | change | old | new |" :
+		      "\n", out);
+		if (md)
+			fputs(u->origins ? " defined |\n| --- | --- | --- | --- | --- | --- | --- |\n" :
+			      "\n| --- | --- | --- | --- | --- | --- |\n", out);
+		for (size_t j = i; j < end; j++) {
 			(md ? entry_markdown : entry_text)(out, u->v[j]);
+			entry_origin(out, u, u->v[j], md);
+			fputs(md ? "\n" : "", out);
+		}
 	}
 }
 
@@ -382,6 +664,7 @@ static json_t *pair_json(const struct upgrade *u, const struct upgrade_pair *p)
 json_t *upgrade_json(const struct upgrade *u)
 {
 	json_t *pairs = json_array(), *entries = json_array(), *counts;
+	json_t *review;
 
 	for (size_t i = 0; i < u->npairs; i++) {
 		const struct upgrade_pair *p = &u->pairs[i];
@@ -399,7 +682,7 @@ json_t *upgrade_json(const struct upgrade *u)
 	}
 	for (size_t i = 0; i < u->n; i++) {
 		const struct upgrade_delta *e = u->v[i];
-		json_t *configs = json_array();
+		json_t *configs = json_array(), *origin;
 		json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o}",
 			"class", diff_class_name(e->cls), "kind", e->kind,
 			"change", diff_kind_name(e->c.kind), "path", e->c.path,
@@ -419,15 +702,20 @@ json_t *upgrade_json(const struct upgrade *u)
 			json_array_append_new(configs, pair_json(u,
 					      &u->pairs[e->pairs[k]]));
 		json_object_set_new(j, "configs", configs);
+		if ((origin = entry_origin_json(u, e)))
+			json_object_set_new(j, "origin", origin);
 		json_array_append_new(entries, j);
 	}
 	counts = json_pack("{s:i, s:i, s:i}",
 			   "removed", (int)u->counts[DIFF_CLASS_REMOVED],
 			   "changed", (int)u->counts[DIFF_CLASS_CHANGED],
 			   "added", (int)u->counts[DIFF_CLASS_ADDED]);
-	return json_pack("{s:s, s:o, s:o, s:o}", "axis",
-			 u->f->m.axes[u->axis].name, "pairs", pairs,
-			 "entries", entries, "counts", counts);
+	review = json_pack("{s:s, s:o, s:o, s:o}", "axis",
+			   u->f->m.axes[u->axis].name, "pairs", pairs,
+			   "entries", entries, "counts", counts);
+	if (u->origins)
+		json_object_set_new(review, "origin_trees", origins_json(u));
+	return review;
 }
 
 /* The name of axis @i (@axis < 0), or of value @i of axis @axis. */
@@ -652,6 +940,8 @@ int upgrade_review(struct upgrade *u, const struct upgrade_req *rq)
 		diff_release(&d);
 	}
 	deltas_merge(u);
+	if (!rq->no_origin)
+		origins_find(u);
 	return verdict_exit_fold(status, u->n ? SF_EXIT_DIFF : SF_EXIT_OK);
 }
 
@@ -666,4 +956,8 @@ void upgrade_release(struct upgrade *u)
 	free(u->miss);
 	free(u->pairs);
 	abi_docs_set_release(&u->docs);
+	for (size_t t = 0; t < u->ntrees; t++)
+		origin_tree_release(&u->trees[t]);
+	free(u->trees);
+	free(u->tree_of);
 }

@@ -15,6 +15,7 @@
 #include "compare/redact.h"
 #include "lib/util.h"
 #include "pipeline/farm.h"
+#include "verify/origin.h"
 
 /* Two configurations, from (value A of the axis) to (value B). */
 struct upgrade_pair {
@@ -57,6 +58,15 @@ struct upgrade {
 	size_t n, alloc;
 	size_t counts[DIFF_CLASS_NR];
 	struct abi_docs_set docs;	/* the sides' trees' Documentation/ABI */
+	/*
+	 * Where each file entry's attribute is defined (verify/origin.h):
+	 * the compared configurations' source trees, each once; shown when
+	 * one of them is prepared.
+	 */
+	struct origin_tree *trees;
+	size_t ntrees;
+	size_t *tree_of;		/* per configuration, or SIZE_MAX */
+	int origins;
 };
 
 /* What is reviewed: the axis, the values, where the goldens are. */
@@ -68,6 +78,7 @@ struct upgrade_req {
 					 * snapshot.json */
 	const struct redactions *rules;	/* applied to both sides */
 	unsigned int fold;		/* what diff_fold() folds */
+	int no_origin;			/* look for no attribute's origin */
 };
 
 /**
@@ -105,7 +116,9 @@ void upgrade_compare(json_t *from, json_t *to, const struct redactions *rules,
  * its tree prepared, else none. Every change of a
  * compared pair becomes an entry; an entry several pairs share is one,
  * with all its pairs. Entries are sorted by their pairs (the most first),
- * class, then the order they were found in.
+ * class, then the order they were found in. Unless @rq->no_origin, each
+ * file entry's attribute is looked for in both sides' source trees
+ * (BUILD/sources/NAME/src), each tree scanned once.
  *
  * Return: the exit status (lib/exitcode.h, folded by verdict_exit_fold()):
  * 2 a side cannot be parsed (then nothing is compared), else 1 a delta,

@@ -26,7 +26,7 @@ options() {
 	abi) set -- --table --goldens --kernel-tree --snapshot --kconfig \
 		$common ;;
 	upgrade) set -- --axis --from --to --expected --redactions \
-		--snapshots --no-renames --full --markdown --json $common ;;
+		--snapshots --no-renames --full --markdown --json --no-origin $common ;;
 	diff) set -- --json --color --no-renames --full --redactions ;;
 	report) set -- --tap --junit --markdown --html ;;
 	esac

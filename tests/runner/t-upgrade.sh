@@ -6,19 +6,20 @@
 # on both arches (printed once, under both pairs), and a value on arm
 # alone; 6.12 -> 6.13 removes a probe on x86_64 and changes nothing on
 # arm. Each case's expectation, tests/upgrade/out/CASE: stdout, "status N",
-# then stderr ($TMP shown as TMP).
+# then stderr ($TMP shown as TMP in both).
 . "$(dirname "$0")/../lib.sh"
 U=$TOP/tests/upgrade
 cd "$U" || exit 1
 
 # upgrade CASE ARGS...: sysfarm upgrade ARGS against tests/upgrade/out/CASE
+# ($MATRIX's configurations, matrix.yaml's by default)
 upgrade() {
 	name=$1
 	shift
-	"$SYSFARM" upgrade --matrix matrix.yaml "$@" >"$TMP/actual" \
-		2>"$TMP/stderr"
-	echo "status $?" >>"$TMP/actual"
-	sed "s|$TMP|TMP|g" "$TMP/stderr" >>"$TMP/actual"
+	"$SYSFARM" upgrade --matrix "${MATRIX:-matrix.yaml}" "$@" \
+		>"$TMP/stdout" 2>"$TMP/stderr"
+	echo "status $?" >>"$TMP/stdout"
+	cat "$TMP/stdout" "$TMP/stderr" | sed "s|$TMP|TMP|g" >"$TMP/actual"
 	check "upgrade $name: $*" diff -u "out/$name" "$TMP/actual"
 }
 
@@ -70,6 +71,49 @@ for c in x86_64 x86_64-6.12; do
 		"expected/$c.json" >"$TMP/overlap/$c.json"
 done
 upgrade overlap --expected "$TMP/overlap" x86_64
+
+# Where it comes from: origin.yaml gives each source its own tree, and
+# trees/ holds two fake ones (6.13's is not prepared). The fake 6.12's only
+# kernel compiled led-class.c, backlight.c, power/sysfs.c and workqueue.c
+# (nice, which a probe writes: a probe's file has its origin too): control is
+# found once in what it compiled (not in staging/uncompiled.c), and
+# max_brightness twice (led-class.c, backlight.c; staging/more.c's two
+# left out); 6.1 has no kernel, so every *.c is scanned. Near misses
+# (max_brightness_x, max, pattern_x, LED_DEVICE_ATTR(trigger),
+# DEVICE_ATTRIBUTE(brightness), a header's pattern) match nothing; a
+# macro split over lines is found where it begins.
+B=$TMP/origin
+for v in 6.1 6.12; do
+	mkdir -p "$B/sources/linux-fake-$v"
+	cp -r "trees/$v" "$B/sources/linux-fake-$v/src"
+done
+for o in drivers/leds/.led-class.o.cmd drivers/base/power/.sysfs.o.cmd \
+	kernel/.workqueue.o.cmd \
+	drivers/video/backlight/.backlight.o.cmd .vmlinux.o.cmd; do
+	mkdir -p "$B/kernels/k612/$(dirname "$o")"
+	: >"$B/kernels/k612/$o"
+done
+ln -s "$B/sources/linux-fake-6.12/src" "$B/kernels/k612/source"
+# a kernel of another tree: its files are not the tree's
+mkdir -p "$B/kernels/kother/drivers/staging"
+: >"$B/kernels/kother/drivers/staging/.uncompiled.o.cmd"
+ln -s "$TMP/elsewhere" "$B/kernels/kother/source"
+MATRIX=origin.yaml
+upgrade origin-text --build-dir "$B" --markdown "$TMP/origin.md"
+sed "s|$TMP|TMP|g" "$TMP/origin.md" >"$TMP/origin.md.actual"
+check "upgrade: where it comes from, as Markdown" \
+	diff -u out/origin-markdown "$TMP/origin.md.actual"
+upgrade origin-json --build-dir "$B" --json --from 6.1
+# --no-origin: the review as without trees
+upgrade text --build-dir "$B" --no-origin
+# No kernel of 6.12 any more: every *.c (control twice, max_brightness four
+# times, three named); no tree of 6.1: no "from" line
+rm -r "$B/kernels/k612" "$B/sources/linux-fake-6.1"
+upgrade origin-whole --build-dir "$B" --from 6.1
+# x86_64 -> arm: an entry of the 6.12 and 6.13 pairs spans two trees on
+# each side, each named (6.13's not prepared: said once, above)
+upgrade origin-axis --build-dir "$B" --axis arch
+MATRIX=
 
 # real FROM TO EXPECT: matrix.yaml's goldens, FROM -> TO: every entry as
 # the expectation written from the two kernel trees' sources (EXPECT,
@@ -124,4 +168,47 @@ real 6.1 6.12 real/expect
 check "the 6.1 -> 6.12 review reads as real/review" \
 	diff -u real/review "$TMP/review"
 real 6.12 7.3 real/expect-7.3
+
+# origin PATH SIDE WANT: where the real review ($TMP/real.json) says SIDE
+# (from, to) defines PATH's attribute is WANT ("FILE MACRO", or "not
+# found"), and the line it names in that tree holds the macro's call.
+origin() {
+	jq -r --arg p "$1" --arg s "$2" '.origin_trees as $t | .entries[] |
+		select(.path == $p) | .origin[$s] | to_entries[] | .value as $o |
+		if $o.found == 0 then "not found\t\t"
+		elif $o.found > 1 then "\($o.found) candidates\t\t"
+		else "\($o.sites[0].file) \($o.sites[0].macro)\t" +
+			"\($t[.key].dir)/\($o.sites[0].file)\t" +
+			"\($o.sites[0].line)" end' "$TMP/real.json" \
+		>"$TMP/origin.out"
+	IFS='	' read -r got file line <"$TMP/origin.out"
+	call=${got#* }
+	call=${call%, ...)}
+	if [ -n "$file" ] && ! sed -n "${line}p" "$file" | grep -qF "${call%)}"
+	then
+		got="$got, not at $file:$line"
+	fi
+	check "real 6.12 -> 7.3: $1's attribute, $2: $3" test "$got" = "$3"
+}
+
+# Where it comes from in the real trees, when make farm prepared them: the
+# workqueue's attributes in kernel/workqueue.c, the LEDs' trigger in the
+# LED class; 7.3's chipX line's value is made at run time
+# (gpiod_attr_init()), by no attribute macro: not found, not guessed.
+if [ "$(jq '[.origin_trees // {} | .[] | select(.prepared)] | length' \
+	"$TMP/real.json")" -ne 2 ]; then
+	skip "real 6.12 -> 7.3: where attributes come from" \
+		"6.12's and 7.3's trees are not both prepared in build/sources (make farm prepares them)"
+else
+	W=bus/workqueue/devices/writeback
+	origin $W/affinity_scope from "kernel/workqueue.c __ATTR(affinity_scope, ...)"
+	origin $W/affinity_scope to "kernel/workqueue.c __ATTR(affinity_scope, ...)"
+	origin $W/max_active to "kernel/workqueue.c DEVICE_ATTR_RW(max_active)"
+	# the probe that reads sysfarm_ordered/max_active (ENOENT -> ok)
+	origin "probes[15].result" to \
+		"kernel/workqueue.c DEVICE_ATTR_RW(max_active)"
+	origin class/leds/gta04:red:power/trigger to \
+		"drivers/leds/led-class.c BIN_ATTR(trigger, ...)"
+	origin class/gpio/chip0/gpio0/value to "not found"
+fi
 done_testing
