@@ -84,11 +84,16 @@ struct farm {
 void farm_init(struct farm *f);
 
 /*
- * The options every command that loads the matrix takes, bound to the
- * fields of struct farm: the one place to add one (cmd/ui.c parses them
- * with the command's own).
+ * The options commands that load the matrix share, bound to the fields
+ * of struct farm, in groups: cmd/ui.c parses those of the groups a
+ * command takes (its commands[] row) with the command's own. The matrix
+ * and the build directory; the kernel source; how kernels are built; how
+ * they are booted.
  */
-extern const struct opt farm_options[];
+extern const struct opt farm_matrix_options[];
+extern const struct opt farm_source_options[];
+extern const struct opt farm_build_options[];
+extern const struct opt farm_boot_options[];
 
 /**
  * farm_load() - load the matrix and select configurations
