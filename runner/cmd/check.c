@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* sysfarm check: run configurations and compare them with their goldens. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "cmd/builtin.h"
@@ -25,7 +23,8 @@ static const char about[] =
 	"difference, 125 untested or an output not written, 2 bad input.\n"
 	"Each DIFF or NEW snapshot is left as expected/CONFIG.json.pending\n"
 	"for `sysfarm review` (not under CI=true, where a pending file in\n"
-	"expected/ is bad input). Works in a kernel git checkout for\n"
+	"expected/ is bad input). The HTML page is BUILD/out/report.html\n"
+	"unless --html names another file. Works in a kernel git checkout for\n"
 	"`git bisect run`:\n"
 	"  git bisect run sysfarm check --matrix M --kernel-src . CONFIG\n";
 

@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* sysfarm report: a results file as TAP, JUnit XML, Markdown or HTML. */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "cmd/builtin.h"
 #include "cmd/ui.h"
@@ -33,7 +30,7 @@ static const struct opt_cmd report_cmd = {
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = { 0 };
-	int i, status = SF_EXIT_OK;
+	int tap, i, status = SF_EXIT_OK;
 	json_t *results;
 	struct sf_err err = SF_ERR_INIT;
 
@@ -44,8 +41,9 @@ int cmd_report(int argc, char **argv)
 		ui_error("sysfarm report", &err);
 		return SF_EXIT_USAGE;
 	}
-	if (((o.tap || (!o.out.junit && !o.out.markdown && !o.out.html)) &&
-	     ui_report_write(report_tap, "-", 0, results, "sysfarm report")) ||
+	tap = o.tap || (!o.out.junit && !o.out.markdown && !o.out.html);
+	if ((tap && ui_report_write(report_tap, "-", 0, results,
+				    "sysfarm report")) ||
 	    ui_output(&o.out, results, "sysfarm report"))
 		status = SF_EXIT_UNTESTED;
 	json_decref(results);

@@ -65,6 +65,7 @@ value() {
 	esac
 }
 
+: >"$TMP/labels"
 for cmd in $FARM_CMDS diff report; do
 	"$SYSFARM" $cmd --help >"$TMP/help" 2>"$TMP/err"
 	check "$cmd --help: exit 0, nothing on stderr (status $?)" \
@@ -74,6 +75,7 @@ for cmd in $FARM_CMDS diff report; do
 	# "  -j, --jobs N   help" or "  --tap   help": the option, its value
 	sed -n 's/^  \(-., \)\{0,1\}\(--[a-z-]*\)\( [^ ]*\)\{0,1\}  .*/\2\3/p' \
 		"$TMP/help" >"$TMP/listed"
+	sed "s/^/$cmd /; s/ *\$//" "$TMP/listed" >>"$TMP/labels"
 	cut -d' ' -f1 "$TMP/listed" | sort >"$TMP/actual"
 	options $cmd >"$TMP/expect"
 	check "$cmd --help lists every option it takes, and only those" \
@@ -94,6 +96,16 @@ for cmd in $FARM_CMDS diff report; do
 	check "... said in one line, pointing to --help" sh -c \
 		"test \$(wc -l <'$TMP/err') -eq 1 && grep -q \"'sysfarm $cmd --help' lists them\" '$TMP/err'"
 done
+
+# One meaning per name: an option takes the same kind of value (or none)
+# in every command that has it. upgrade's --markdown (no value) is the
+# upgrade part of issue 36's to make --markdown FILE.
+grep -v '^upgrade --markdown$' "$TMP/labels" | cut -d' ' -f2- | sort -u |
+	cut -d' ' -f1 | uniq -d >"$TMP/twice"
+check "an option's value is of one kind in every command" \
+	test ! -s "$TMP/twice"
+check "... which the labels show (--color WHEN in check and diff)" \
+	grep -qx "diff --color WHEN" "$TMP/labels"
 
 # Every option of a group a command does not take (but as one of its
 # own) is refused: exit 2, one line naming the option and the command.
