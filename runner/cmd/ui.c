@@ -116,26 +116,29 @@ void ui_command(unsigned int groups)
 	ui_groups = groups;
 }
 
+int ui_write(const char *path, const char *text, size_t len, int append,
+	     const char *who)
+{
+	if (text && !strcmp(path, "-"))
+		/* main() reports a lost stdout, once */
+		return fwrite(text, 1, len, stdout) != len || fflush(stdout) ?
+		       -1 : 0;
+	if (text && !file_put(path, text, len, append))
+		return 0;
+	fprintf(stderr, "%s: cannot write '%s': %s\n", who, path,
+		strerror(errno));
+	return -1;
+}
+
 int ui_report_write(int (*fn)(FILE *, json_t *), const char *path,
 		    int append, json_t *results, const char *who)
 {
-	size_t len;
+	size_t len = 0;
 	char *text = report_text(fn, results, &len);
-	int ret, saved;
+	int ret = ui_write(path, text, len, append, who);
 
-	if (text && !strcmp(path, "-")) {
-		/* main() reports a lost stdout, once */
-		ret = fwrite(text, 1, len, stdout) != len || fflush(stdout);
-		free(text);
-		return ret ? -1 : 0;
-	}
-	ret = text ? file_put(path, text, len, append) : -1;
-	saved = errno;
 	free(text);
-	if (ret)
-		fprintf(stderr, "%s: cannot write '%s': %s\n", who, path,
-			strerror(saved));
-	return ret ? -1 : 0;
+	return ret;
 }
 
 int ui_output(const struct output_opts *o, json_t *results, const char *who)

@@ -53,13 +53,23 @@ struct output_opts {
 extern const struct opt output_options[];
 
 /**
- * ui_report_write() - one report of @results (@fn: report_tap(), ...)
- * into @path ('-': stdout), whole or not at all (file_put())
+ * ui_write() - @len bytes of @text into @path, an output the user named
+ * ('-': stdout), whole or not at all (file_put())
+ * @text: NULL when it could not be made: errno says why
  * @append: appends, as GitHub expects of a Markdown summary
  * @who: what a message starts with: "sysfarm", "sysfarm report"
  *
  * Return: 0, or -1 when it could not be written (said, but for stdout:
  * main() says that once).
+ */
+int ui_write(const char *path, const char *text, size_t len, int append,
+	     const char *who);
+
+/**
+ * ui_report_write() - one report of @results (@fn: report_tap(), ...)
+ * made, then written by ui_write()
+ *
+ * Return: 0, or -1 when it could not be made or written (said).
  */
 int ui_report_write(int (*fn)(FILE *, json_t *), const char *path,
 		    int append, json_t *results, const char *who);
