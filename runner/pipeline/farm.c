@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* What every subcommand shares: the common options, the lock, the matrix. */
+/* What commands share: the option groups' tables, the lock, the matrix. */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What every subcommand shares: the options, the build directory's lock,
- * the loaded matrix and its selection, the prepared source. The stages a
+ * What the commands that load the matrix share: the options of the groups
+ * they take, the build directory's lock, the loaded matrix and its
+ * selection, the prepared source. The stages a
  * configuration goes through are run.h's.
  */
 #ifndef SYSFARM_FARM_H
