@@ -190,7 +190,7 @@ int cmd_abi(int argc, char **argv)
 	int i, status;
 
 	farm_init(&f);
-	i = ui_options(argc, argv, &abi_cmd, &o, farm_options, &f);
+	i = ui_options(argc, argv, &abi_cmd, &o, &f);
 	if (i <= 0) {
 		status = i ? SF_EXIT_USAGE : SF_EXIT_OK;
 		goto out_farm;

@@ -27,15 +27,9 @@ int stages_main(int argc, char **argv, const struct opt_cmd *cmd,
 
 	farm_init(&f);
 	f.uses_source = 1;
-	i = ui_options(argc, argv, cmd, h->ctx, farm_options, &f);
+	i = ui_options(argc, argv, cmd, h->ctx, &f);
 	if (i <= 0) {
 		status = i ? SF_EXIT_USAGE : SF_EXIT_OK;
-		goto out;
-	}
-	if (f.prebuilt && !h->boot && !h->prepared) {
-		fputs("sysfarm build: --prebuilt builds nothing: it boots what a build left\n",
-		      stderr);
-		status = SF_EXIT_USAGE;
 		goto out;
 	}
 	/* the options alone, before the matrix, sources and compilers */

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* sysfarm check: run configurations and compare them with their goldens. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "cmd/builtin.h"
@@ -25,24 +23,20 @@ static const char about[] =
 	"difference, 125 untested or an output not written, 2 bad input.\n"
 	"Each DIFF or NEW snapshot is left as expected/CONFIG.json.pending\n"
 	"for `sysfarm review` (not under CI=true, where a pending file in\n"
-	"expected/ is bad input). Works in a kernel git checkout for\n"
+	"expected/ is bad input). The HTML page is BUILD/out/report.html\n"
+	"unless --html names another file. Works in a kernel git checkout for\n"
 	"`git bisect run`:\n"
 	"  git bisect run sysfarm check --matrix M --kernel-src . CONFIG\n";
 
 struct check_opts {
 	struct golden_opts g;
-	const char *junit, *markdown, *html;
+	struct output_opts out;
 	int tap, color;
 };
 
 static const struct opt check_options[] = {
 	OPT_INCLUDE(golden_options, struct check_opts, g),
-	OPT_STRING(0, "junit", struct check_opts, junit, "FILE",
-		   "also write the results as JUnit XML"),
-	OPT_STRING(0, "markdown", struct check_opts, markdown, "FILE",
-		   "also append a Markdown summary (GITHUB_STEP_SUMMARY)"),
-	OPT_STRING(0, "html", struct check_opts, html, "FILE",
-		   "the HTML page (BUILD/out/report.html)"),
+	OPT_GROUP_AT(GROUP_OUTPUT, output_options, struct check_opts, out),
 	OPT_BOOLEAN(0, "allow-added", struct check_opts, g.allow_added,
 		    "additions do not fail (shown, classed, allowed)"),
 	OPT_BOOLEAN(0, "tap", struct check_opts, tap,
@@ -58,21 +52,6 @@ static const struct opt_cmd check_cmd = {
 	.opts = check_options,
 	.nargs = OPT_CONFIGS,
 };
-
-/* The whole report or none: see file_put(). */
-static int write_report(const char *path, int append, json_t *results,
-			int (*fn)(FILE *, json_t *))
-{
-	size_t len;
-	char *text = report_text(fn, results, &len);
-	int ret = text ? file_put(path, text, len, append) : -1;
-
-	if (ret)
-		fprintf(stderr, "sysfarm: cannot write '%s': %s\n", path,
-			strerror(errno));
-	free(text);
-	return ret;
-}
 
 int cmd_check(int argc, char **argv)
 {
@@ -94,14 +73,13 @@ int cmd_check(int argc, char **argv)
 	else
 		golden_print(&f, &run, o.color);
 	status = golden_status(&f, &run);
-	html = o.html ? xstrdup(o.html) : path_report_html(f.build);
-	if ((o.junit && write_report(o.junit, 0, run.report, report_junit)) ||
-	    (o.markdown && write_report(o.markdown, 1, run.report,
-					report_markdown)) ||
-	    write_report(html, 0, run.report, report_html))
+	html = path_report_html(f.build);
+	if (!o.out.html)
+		o.out.html = html;
+	if (ui_output(&o.out, run.report, "sysfarm"))
 		status = verdict_exit_lost(status);
 	else if (!o.tap)
-		printf("\nthe page: %s\n", html);
+		printf("\nthe page: %s\n", o.out.html);
 	free(html);
 out_run:
 	golden_release(&f, &run);

@@ -50,7 +50,7 @@ int cmd_diff(int argc, char **argv)
 	struct sf_err err = SF_ERR_INIT;
 	int i, ret;
 
-	i = ui_options(argc, argv, &diff_cmd, &o, NULL, NULL);
+	i = ui_options(argc, argv, &diff_cmd, &o, NULL);
 	if (i <= 0)
 		return i ? SF_EXIT_USAGE : SF_EXIT_OK;
 	if (o.rules && redactions_load(&rules, o.rules, &err)) {

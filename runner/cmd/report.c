@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* sysfarm report: a results file as TAP, JUnit XML, Markdown or HTML. */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "cmd/builtin.h"
 #include "cmd/ui.h"
@@ -14,19 +11,13 @@
 
 struct report_opts {
 	int tap;
-	const char *junit, *markdown, *html;
+	struct output_opts out;
 };
 
 static const struct opt report_options[] = {
 	OPT_BOOLEAN(0, "tap", struct report_opts, tap,
 		    "TAP on stdout (the default)"),
-	OPT_STRING(0, "junit", struct report_opts, junit, "FILE",
-		   "JUnit XML into FILE ('-': stdout)"),
-	OPT_STRING(0, "markdown", struct report_opts, markdown, "FILE",
-		   "a Markdown summary into FILE ('-': stdout), "
-		   "e.g. \"$GITHUB_STEP_SUMMARY\" (appended to)"),
-	OPT_STRING(0, "html", struct report_opts, html, "FILE",
-		   "one self-contained HTML page into FILE ('-': stdout)"),
+	OPT_GROUP_AT(GROUP_OUTPUT, output_options, struct report_opts, out),
 	OPT_END
 };
 
@@ -37,53 +28,25 @@ static const struct opt_cmd report_cmd = {
 	.nargs = 1,
 };
 
-/* Writes one report into @path; Markdown appends, as GitHub expects. */
-static int report_write(int (*fn)(FILE *, json_t *), const char *path,
-			int append, json_t *results)
-{
-	size_t len;
-	char *text = report_text(fn, results, &len);
-	int ret, saved;
-
-	if (text && !strcmp(path, "-")) {
-		/* main() reports a lost stdout, once */
-		ret = fwrite(text, 1, len, stdout) != len || fflush(stdout);
-		free(text);
-		return ret ? SF_EXIT_UNTESTED : SF_EXIT_OK;
-	}
-	ret = text ? file_put(path, text, len, append) : -1;
-	saved = errno;
-	free(text);
-	if (ret) {
-		fprintf(stderr, "sysfarm report: cannot write '%s': %s\n",
-			path, strerror(saved));
-		return SF_EXIT_UNTESTED;
-	}
-	return SF_EXIT_OK;
-}
-
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = { 0 };
-	int i, status = SF_EXIT_OK;
+	int tap, i, status = SF_EXIT_OK;
 	json_t *results;
 	struct sf_err err = SF_ERR_INIT;
 
-	i = ui_options(argc, argv, &report_cmd, &o, NULL, NULL);
+	i = ui_options(argc, argv, &report_cmd, &o, NULL);
 	if (i <= 0)
 		return i ? SF_EXIT_USAGE : SF_EXIT_OK;
 	if (results_load(argv[i], &results, &err)) {
 		ui_error("sysfarm report", &err);
 		return SF_EXIT_USAGE;
 	}
-	if (o.tap || (!o.junit && !o.markdown && !o.html))
-		status = report_write(report_tap, "-", 0, results);
-	if (!status && o.junit)
-		status = report_write(report_junit, o.junit, 0, results);
-	if (!status && o.markdown)
-		status = report_write(report_markdown, o.markdown, 1, results);
-	if (!status && o.html)
-		status = report_write(report_html, o.html, 0, results);
+	tap = o.tap || (!o.out.junit && !o.out.markdown && !o.out.html);
+	if ((tap && ui_report_write(report_tap, "-", 0, results,
+				    "sysfarm report")) ||
+	    ui_output(&o.out, results, "sysfarm report"))
+		status = SF_EXIT_UNTESTED;
 	json_decref(results);
 	return status;
 }

@@ -14,25 +14,42 @@
 #include "lib/util.h"
 #include "lib/verdict.h"
 
+/* The option groups of a command that builds and boots (ui.h). */
+#define GROUPS_RUN (GROUP_MATRIX | GROUP_SOURCE | GROUP_BUILD | GROUP_BOOT)
+
 static const struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
+	unsigned int groups;	/* of options it takes besides its own */
 	const char *help;
 } commands[] = {
-	{ "list", cmd_list, "the configurations and their build keys" },
-	{ "fetch", cmd_fetch, "fetch the sources named by a Debian suite" },
-	{ "build", cmd_build, "build the configurations' kernels" },
-	{ "run", cmd_run, "build, boot and snapshot configurations" },
-	{ "check", cmd_check, "run and compare with the goldens in expected/" },
-	{ "update", cmd_update, "run and write the goldens (atomically)" },
-	{ "review", cmd_review, "accept or reject the snapshots check left pending" },
-	{ "shell", cmd_shell, "boot a configuration with a shell on the console" },
-	{ "lava-jobs", cmd_lava_jobs, "a LAVA job definition per configuration" },
-	{ "bisect", cmd_bisect, "the first patch that changed the ABI" },
-	{ "abi", cmd_abi, "check snapshots against the ABI table" },
-	{ "diff", cmd_diff, "compare two snapshots path by path" },
-	{ "upgrade", cmd_upgrade, "the ABI delta of a release upgrade (source axis)" },
-	{ "report", cmd_report, "a results file as TAP, JUnit XML or Markdown" },
+	{ "list", cmd_list, GROUP_MATRIX | GROUP_SOURCE,
+	  "the configurations and their build keys" },
+	{ "fetch", cmd_fetch, GROUP_MATRIX,
+	  "fetch the sources named by a Debian suite" },
+	{ "build", cmd_build, GROUP_MATRIX | GROUP_SOURCE | GROUP_BUILD,
+	  "build the configurations' kernels" },
+	{ "run", cmd_run, GROUPS_RUN,
+	  "build, boot and snapshot configurations" },
+	{ "check", cmd_check, GROUPS_RUN | GROUP_OUTPUT,
+	  "run and compare with the goldens in expected/" },
+	{ "update", cmd_update, GROUPS_RUN,
+	  "run and write the goldens (atomically)" },
+	{ "review", cmd_review, GROUP_MATRIX,
+	  "accept or reject the snapshots check left pending" },
+	{ "shell", cmd_shell, GROUPS_RUN,
+	  "boot a configuration with a shell on the console" },
+	{ "lava-jobs", cmd_lava_jobs, GROUPS_RUN,
+	  "a LAVA job definition per configuration" },
+	{ "bisect", cmd_bisect, GROUPS_RUN,
+	  "the first patch that changed the ABI" },
+	{ "abi", cmd_abi, GROUP_MATRIX | GROUP_SOURCE,
+	  "check snapshots against the ABI table" },
+	{ "diff", cmd_diff, 0, "compare two snapshots path by path" },
+	{ "upgrade", cmd_upgrade, GROUP_MATRIX,
+	  "the ABI delta of a release upgrade (source axis)" },
+	{ "report", cmd_report, GROUP_OUTPUT,
+	  "a results file as TAP, JUnit XML or Markdown" },
 };
 
 static void usage(FILE *out)
@@ -131,9 +148,11 @@ int main(int argc, char **argv)
 	}
 	proc_setup_signals();
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
+		if (!strcmp(argv[1], commands[i].name)) {
+			ui_command(commands[i].groups);
 			return exit_status(stdout_check(
 				commands[i].fn(argc - 1, argv + 1)));
+		}
 	fprintf(stderr, "sysfarm: unknown command '%s'\n\n", argv[1]);
 	usage(stderr);
 	return exit_status(SF_EXIT_USAGE);

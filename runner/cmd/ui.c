@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The one place errors and progress are printed: see ui.h. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 
 #include "cmd/ui.h"
 #include "compare/diff.h"
+#include "compare/report.h"
 #include "lib/exitcode.h"
 
 static void sink_error_print(const struct sf_err *e)
@@ -91,16 +93,89 @@ void ui_fail(const struct sf_err *e)
 	ui_error(*e->file && !*e->context ? NULL : "sysfarm", e);
 }
 
+const struct opt output_options[] = {
+	OPT_STRING(0, "junit", struct output_opts, junit, "FILE",
+		   "the results as JUnit XML into FILE ('-': stdout)"),
+	OPT_STRING(0, "markdown", struct output_opts, markdown, "FILE",
+		   "a Markdown summary appended to FILE ('-': stdout), "
+		   "e.g. \"$GITHUB_STEP_SUMMARY\""),
+	OPT_STRING(0, "html", struct output_opts, html, "FILE",
+		   "one self-contained HTML page into FILE ('-': stdout)"),
+	OPT_END
+};
+
+/* The groups, bound to a struct farm but the output group (own tables). */
+static const struct opt group_options[] = {
+	OPT_GROUP(GROUP_MATRIX, farm_matrix_options),
+	OPT_GROUP(GROUP_SOURCE, farm_source_options),
+	OPT_GROUP(GROUP_BUILD, farm_build_options),
+	OPT_GROUP(GROUP_BOOT, farm_boot_options),
+	OPT_GROUP_OWN(GROUP_OUTPUT, output_options),
+	OPT_END
+};
+
+static unsigned int ui_groups;
+
+void ui_command(unsigned int groups)
+{
+	ui_groups = groups;
+}
+
+int ui_write(const char *path, const char *text, size_t len, int append,
+	     const char *who)
+{
+	if (text && !strcmp(path, "-"))
+		/* main() reports a lost stdout, once */
+		return fwrite(text, 1, len, stdout) != len || fflush(stdout) ?
+		       -1 : 0;
+	if (text && !file_put(path, text, len, append))
+		return 0;
+	fprintf(stderr, "%s: cannot write '%s': %s\n", who, path,
+		strerror(errno));
+	return -1;
+}
+
+int ui_report_write(int (*fn)(FILE *, json_t *), const char *path,
+		    int append, json_t *results, const char *who)
+{
+	size_t len = 0;
+	char *text = report_text(fn, results, &len);
+	int ret = ui_write(path, text, len, append, who);
+
+	free(text);
+	return ret;
+}
+
+int ui_output(const struct output_opts *o, json_t *results, const char *who)
+{
+	const struct {
+		int (*fn)(FILE *, json_t *);
+		const char *path;
+		int append;
+	} out[] = {
+		{ report_junit, o->junit, 0 },
+		{ report_markdown, o->markdown, 1 },
+		{ report_html, o->html, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(out) / sizeof(out[0]); i++)
+		if (out[i].path && ui_report_write(out[i].fn, out[i].path,
+						   out[i].append, results,
+						   who))
+			return -1;
+	return 0;
+}
+
 int ui_options(int argc, char **argv, const struct opt_cmd *cmd,
-	       void *base, const struct opt *common, void *common_base)
+	       void *base, struct farm *f)
 {
 	struct sf_err err = SF_ERR_INIT;
-	int i = options_parse(argc, argv, cmd, base, common, common_base,
-			      &err);
+	int i = options_parse(argc, argv, cmd, base, group_options, f,
+			      ui_groups, &err);
 
 	switch (i) {
 	case OPTIONS_HELP:
-		options_usage(stdout, cmd, common);
+		options_usage(stdout, cmd, group_options, ui_groups);
 		return 0;
 	case OPTIONS_BAD:
 		ui_error("sysfarm", &err);
@@ -125,7 +200,7 @@ int ui_farm_load(struct farm *f, char *const *names, int n)
 int ui_setup(struct farm *f, int argc, char **argv,
 	     const struct opt_cmd *cmd, void *ctx, int *status)
 {
-	int i = ui_options(argc, argv, cmd, ctx, farm_options, f);
+	int i = ui_options(argc, argv, cmd, ctx, f);
 
 	if (i <= 0) {
 		*status = i ? SF_EXIT_USAGE : SF_EXIT_OK;

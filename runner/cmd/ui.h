@@ -7,6 +7,8 @@
 #ifndef SYSFARM_UI_H
 #define SYSFARM_UI_H
 
+#include <jansson.h>
+
 #include "lib/options.h"
 #include "lib/util.h"
 #include "pipeline/farm.h"
@@ -32,18 +34,77 @@ void ui_error(const char *who, const struct sf_err *e);
  */
 void ui_fail(const struct sf_err *e);
 
+/*
+ * The groups of options commands share: each commands[] row (sysfarm.c)
+ * names those its command takes, the others' options are refused.
+ */
+enum ui_group {
+	GROUP_MATRIX = 1 << 0,	/* --matrix, --build-dir */
+	GROUP_SOURCE = 1 << 1,	/* --series, --tarball, --kernel-src */
+	GROUP_BUILD = 1 << 2,	/* -j/--jobs, --builds */
+	GROUP_BOOT = 1 << 3,	/* --prebuilt, --accel, --result, --backend,
+				 * --append, --timeout, --boots */
+	GROUP_OUTPUT = 1 << 4,	/* --junit, --markdown, --html: output_opts,
+				 * in the command's own options */
+};
+
+/* The groups of the command sysfarm runs: its commands[] row's. */
+void ui_command(unsigned int groups);
+
+/* The output group: reports of a results file, written by ui_output(). */
+struct output_opts {
+	const char *junit, *markdown, *html;
+};
+
+extern const struct opt output_options[];
+
+/**
+ * ui_write() - @len bytes of @text into @path, an output the user named
+ * ('-': stdout), whole or not at all (file_put())
+ * @text: NULL when it could not be made: errno says why
+ * @append: appends, as GitHub expects of a Markdown summary
+ * @who: what a message starts with: "sysfarm", "sysfarm report"
+ *
+ * Return: 0, or -1 when it could not be written (said, but for stdout:
+ * main() says that once).
+ */
+int ui_write(const char *path, const char *text, size_t len, int append,
+	     const char *who);
+
+/**
+ * ui_report_write() - one report of @results (@fn: report_tap(), ...)
+ * made, then written by ui_write()
+ *
+ * Return: 0, or -1 when it could not be made or written (said).
+ */
+int ui_report_write(int (*fn)(FILE *, json_t *), const char *path,
+		    int append, json_t *results, const char *who);
+
+/**
+ * ui_output() - @results as JUnit XML, Markdown (appended) and HTML, into
+ * the files @o names ('-': stdout), in that order, by ui_report_write()
+ *
+ * Return: 0, or -1 at the first report that could not be written.
+ */
+int ui_output(const struct output_opts *o, json_t *results,
+	      const char *who);
+
 /**
  * ui_options() - options_parse(), its outcome reported
+ * @f: the farm the groups' options are bound to, or NULL for a command
+ *	that takes none of farm.h's
  *
- * --help prints the usage on stdout; a bad value, an unknown option, a
- * missing value or a wrong number of operands is said in one line on
- * stderr, with the options meant and where the usage is.
+ * Takes the options of the groups ui_command() named besides @cmd's own.
+ * --help prints the usage on stdout; a bad value, an unknown option or
+ * one of a group the command does not take, a missing value or a wrong
+ * number of operands is said in one line on stderr, with the options
+ * meant and where the usage is.
  *
  * Return: the index of the first operand; 0 after --help; -1 after
  * misuse (the command exits with SF_EXIT_USAGE).
  */
 int ui_options(int argc, char **argv, const struct opt_cmd *cmd,
-	       void *base, const struct opt *common, void *common_base);
+	       void *base, struct farm *f);
 
 /**
  * ui_farm_load() - farm_load(), its error reported
@@ -56,8 +117,7 @@ int ui_options(int argc, char **argv, const struct opt_cmd *cmd,
 int ui_farm_load(struct farm *f, char *const *names, int n);
 
 /**
- * ui_setup() - ui_options() with farm_options, then ui_farm_load() on
- * the operands
+ * ui_setup() - ui_options() with @f, then ui_farm_load() on the operands
  * @cmd: the command, its own options bound to @ctx
  * @status: the exit status to return when this returns nonzero
  *

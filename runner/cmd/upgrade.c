@@ -55,7 +55,8 @@ static const struct opt upgrade_options[] = {
 	OPT_BOOLEAN(0, "full", struct upgrade_opts, full,
 		    "a removed or added directory's entries each, not one"),
 	OPT_STRING(0, "markdown", struct upgrade_opts, markdown, "FILE",
-		   "also append it as Markdown (GITHUB_STEP_SUMMARY)"),
+		   "also append it as Markdown to FILE ('-': stdout), e.g. "
+		   "\"$GITHUB_STEP_SUMMARY\""),
 	OPT_BOOLEAN(0, "json", struct upgrade_opts, json,
 		    "print the pairs and the entries as one JSON object"),
 	OPT_BOOLEAN(0, "no-origin", struct upgrade_opts, rq.no_origin,
@@ -96,10 +97,7 @@ static int markdown_write(const char *path, const struct upgrade *u)
 	int ret;
 
 	upgrade_print(out, u, 1);
-	ret = fclose(out) ? -1 : file_put(path, text, len, 1);
-	if (ret)
-		fprintf(stderr, "sysfarm: cannot write '%s': %s\n", path,
-			strerror(errno));
+	ret = ui_write(path, fclose(out) ? NULL : text, len, 1, "sysfarm");
 	free(text);
 	return ret;
 }

@@ -41,28 +41,41 @@ static void bounds_push(struct bounds *b, const struct opt *o, void *field)
 	b->v[b->n++] = (struct bound){ .o = o, .field = field };
 }
 
-/* Appends @table's entries, included ones in their place. */
-static void bounds_add(struct bounds *b, const struct opt *table, char *base)
+/*
+ * Appends @table's entries, included ones in their place, but those of a
+ * group not in @groups to @foreign (when not NULL): named, never bound.
+ */
+static void bounds_add(struct bounds *b, struct bounds *foreign,
+		       const struct opt *table, char *base,
+		       unsigned int groups)
 {
 	for (const struct opt *o = table; o && o->type != OPT_TYPE_END; o++) {
-		char *field = base ? base + o->offset : NULL;
+		int taken = !o->group || (o->group & groups);
 
-		if (o->type == OPT_TYPE_INCLUDE)
-			bounds_add(b, o->include, field);
-		else
-			bounds_push(b, o, field);
+		if (o->type != OPT_TYPE_INCLUDE)
+			bounds_push(b, o, base ? base + o->offset : NULL);
+		else if (taken && o->offset != OPT_OWN)
+			bounds_add(b, foreign, o->include,
+				   base ? base + o->offset : NULL, groups);
+		else if (!taken && foreign)
+			bounds_add(foreign, NULL, o->include, NULL, ~0u);
 	}
 }
 
-/* The entries of @first, then @second's, then --help. */
-static void bounds_init(struct bounds *b, const struct opt *first,
-			void *first_base, const struct opt *second,
-			void *second_base)
+/*
+ * The entries of @first, then @second's, then --help; those of the
+ * groups not taken in @foreign (when not NULL).
+ */
+static void bounds_init(struct bounds *b, struct bounds *foreign,
+			const struct opt *first, void *first_base,
+			const struct opt *second, void *second_base,
+			unsigned int groups)
 {
-	b->v = NULL;
-	b->n = 0;
-	bounds_add(b, first, first_base);
-	bounds_add(b, second, second_base);
+	*b = (struct bounds){ 0 };
+	if (foreign)
+		*foreign = (struct bounds){ 0 };
+	bounds_add(b, foreign, first, first_base, groups);
+	bounds_add(b, foreign, second, second_base, groups);
 	bounds_push(b, &help_opt, NULL);
 }
 
@@ -194,6 +207,19 @@ static const struct bound *bound_short(const struct bounds *b, int c)
 	return NULL;
 }
 
+/* The entry --@name names ("boots" or "boots=3"), or NULL. */
+static const struct bound *bound_long(const struct bounds *b,
+				      const char *name)
+{
+	size_t len = strcspn(name, "=");
+
+	for (size_t i = 0; i < b->n; i++)
+		if (strlen(b->v[i].o->name) == len &&
+		    !strncmp(b->v[i].o->name, name, len))
+			return &b->v[i];
+	return NULL;
+}
+
 /* Edits that turn @a into @b (Levenshtein), for names up to 63 bytes. */
 static size_t edits(const char *a, const char *b)
 {
@@ -258,12 +284,19 @@ static int guess(const struct bounds *b, const char *name, char *buf,
 	return n;
 }
 
+/* @opt is of a group the command argv[0] does not take. */
+static void refused_say(char **argv, const char *opt, struct sf_err *err)
+{
+	err_set(err, "sysfarm %s: option '%s' is not taken by '%s' ('sysfarm %s --help' lists them)",
+		argv[0], opt, argv[0], argv[0]);
+}
+
 /*
  * getopt_long()'s complaint (it prints nothing: opterr is 0) as one line:
  * what was wrong, the options meant, where the rest is.
  */
-static void misuse_say(const struct bounds *b, char **argv, int c,
-		       struct sf_err *err)
+static void misuse_say(const struct bounds *b, const struct bounds *foreign,
+		       char **argv, int c, struct sf_err *err)
 {
 	const char *arg = argv[optind - 1];
 	char shown[80], hint[160], meant[200] = "";
@@ -285,8 +318,20 @@ static void misuse_say(const struct bounds *b, char **argv, int c,
 	if (optopt && optopt < OPT_VAL) {
 		char opt[3] = { '-', (char)optopt, '\0' };
 
-		err_set(err, "sysfarm %s: unknown option %s ('sysfarm %s --help' lists them)",
-			argv[0], str_quote(shown, sizeof(shown), opt), argv[0]);
+		if (bound_short(foreign, optopt))
+			refused_say(argv, opt, err);
+		else
+			err_set(err, "sysfarm %s: unknown option %s ('sysfarm %s --help' lists them)",
+				argv[0], str_quote(shown, sizeof(shown), opt),
+				argv[0]);
+		return;
+	}
+	e = !strncmp(arg, "--", 2) ? bound_long(foreign, arg + 2) : NULL;
+	if (e) {
+		char opt[80];
+
+		snprintf(opt, sizeof(opt), "--%s", e->o->name);
+		refused_say(argv, opt, err);
 		return;
 	}
 	n = !strncmp(arg, "--", 2) ? guess(b, arg + 2, hint, sizeof(hint)) : 0;
@@ -300,10 +345,10 @@ static void misuse_say(const struct bounds *b, char **argv, int c,
 
 int options_parse(int argc, char **argv, const struct opt_cmd *cmd,
 		  void *base, const struct opt *common, void *common_base,
-		  struct sf_err *err)
+		  unsigned int groups, struct sf_err *err)
 {
 	struct option *longopts;
-	struct bounds b;
+	struct bounds b, foreign;
 	char *shorts, *s;
 	int c, ret = OPTIONS_USAGE;
 
@@ -311,7 +356,8 @@ int options_parse(int argc, char **argv, const struct opt_cmd *cmd,
 	 * The common options first: getopt_long() names the candidates of
 	 * an ambiguous abbreviation in this order, as it always has.
 	 */
-	bounds_init(&b, common, common_base, cmd->opts, base);
+	bounds_init(&b, &foreign, common, common_base, cmd->opts, base,
+		    groups);
 	longopts = xmalloc((b.n + 1) * sizeof(*longopts));
 	s = shorts = xmalloc(2 * b.n + 3);
 	/* Options end at the first configuration name. */
@@ -342,7 +388,7 @@ int options_parse(int argc, char **argv, const struct opt_cmd *cmd,
 						       bound_short(&b, c);
 
 		if (c == '?' || c == ':') {
-			misuse_say(&b, argv, c, err);
+			misuse_say(&b, &foreign, argv, c, err);
 			goto out;
 		}
 		if (!e)
@@ -365,6 +411,7 @@ int options_parse(int argc, char **argv, const struct opt_cmd *cmd,
 out:
 	free(shorts);
 	free(longopts);
+	free(foreign.v);
 	free(b.v);
 	return ret;
 }
@@ -404,13 +451,13 @@ static void help_print(FILE *out, const char *help, int col)
 }
 
 void options_usage(FILE *out, const struct opt_cmd *cmd,
-		   const struct opt *common)
+		   const struct opt *common, unsigned int groups)
 {
 	struct bounds b;
 	char label[160];
 	int width = 0;
 
-	bounds_init(&b, cmd->opts, NULL, common, NULL);
+	bounds_init(&b, NULL, cmd->opts, NULL, common, NULL, groups);
 	for (size_t i = 0; i < b.n; i++) {
 		int len = (int)strlen(opt_label(label, sizeof(label),
 						b.v[i].o));

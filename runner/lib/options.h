@@ -5,6 +5,7 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "lib/util.h"
@@ -29,7 +30,8 @@ struct opt {
 		OPT_TYPE_WORD,		/* const char *, one of .words */
 		OPT_TYPE_COLOR,		/* int: 1 always, 0 never, auto:
 					 * is stdout a terminal */
-		OPT_TYPE_INCLUDE,	/* the entries of .include */
+		OPT_TYPE_INCLUDE,	/* the entries of .include; with
+					 * .group, a group of options */
 	} type;
 	char short_name;	/* 'j' for -j, or 0 */
 	const char *name;	/* the long name, without "--" */
@@ -42,6 +44,7 @@ struct opt {
 	const char *what;	/* a number's kind in messages: "a count" */
 	const char *const *words;	/* OPT_WORD's, NULL-terminated */
 	const struct opt *include;	/* OPT_INCLUDE's table */
+	unsigned int group;	/* OPT_GROUP's bit, or 0 */
 };
 
 /* The offset of @field in @st, a compile error unless it is a @ctype. */
@@ -87,6 +90,25 @@ struct opt {
 #define OPT_INCLUDE(table, st, field) \
 	{ .type = OPT_TYPE_INCLUDE, .include = (table), \
 	  .offset = offsetof(st, field) }
+/*
+ * A group of options (@table) that several commands take, each one
+ * saying which groups it takes (a bit each, as git.c's RUN_SETUP says
+ * what a builtin needs): for a command that does not take @bit its
+ * options are neither taken nor listed, but named when refused ("option
+ * '--boots' is not taken by 'review'"). OPT_GROUP binds @table to the
+ * base itself; OPT_GROUP_AT to @field of @st; OPT_GROUP_OWN binds it
+ * nowhere, in the common table, for a group that the commands taking
+ * it bind in their own tables with OPT_GROUP_AT.
+ */
+#define OPT_GROUP(bit, table) \
+	{ .type = OPT_TYPE_INCLUDE, .include = (table), .group = (bit) }
+#define OPT_GROUP_AT(bit, table, st, field) \
+	{ .type = OPT_TYPE_INCLUDE, .include = (table), .group = (bit), \
+	  .offset = offsetof(st, field) }
+#define OPT_GROUP_OWN(bit, table) \
+	{ .type = OPT_TYPE_INCLUDE, .include = (table), .group = (bit), \
+	  .offset = OPT_OWN }
+#define OPT_OWN SIZE_MAX
 #define OPT_END { .type = OPT_TYPE_END }
 
 /* Operands are configuration names: any number, after the options. */
@@ -115,11 +137,14 @@ enum options_status {
  * options_parse() - getopt_long() over a command's table and the common one
  * @cmd: the command; its options are bound to @base
  * @common: options the command shares with others (may be NULL), bound
- *	to @common_base
+ *	to @common_base (NULL when it takes none of its groups)
+ * @groups: the OPT_GROUP bits of the groups the command takes, in either
+ *	table; the options of the others are refused
  * @err: set for OPTIONS_BAD ("--jobs takes a count (1 to 1024), not 'x'")
  *	and OPTIONS_USAGE ("sysfarm check: unknown option '--alow-added'
  *	(did you mean --allow-added? 'sysfarm check --help' lists them)":
- *	the options it abbreviates, else the nearest within 2 edits)
+ *	the options it abbreviates, else the nearest within 2 edits; or
+ *	"sysfarm review: option '--boots' is not taken by 'review' (...)")
  *
  * -h and --help are added. Nothing is printed here, getopt_long()'s
  * messages neither: the command reports what this returns (cmd/ui.c).
@@ -128,10 +153,13 @@ enum options_status {
  */
 int options_parse(int argc, char **argv, const struct opt_cmd *cmd,
 		  void *base, const struct opt *common, void *common_base,
-		  struct sf_err *err);
+		  unsigned int groups, struct sf_err *err);
 
-/* Prints @cmd's usage, its options aligned and wrapped, @common's after. */
+/*
+ * Prints @cmd's usage, its options aligned and wrapped, one a line, those
+ * of the @groups it takes in @common after.
+ */
 void options_usage(FILE *out, const struct opt_cmd *cmd,
-		   const struct opt *common);
+		   const struct opt *common, unsigned int groups);
 
 #endif

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* What every subcommand shares: the common options, the lock, the matrix. */
+/* What commands share: the option groups' tables, the lock, the matrix. */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -36,11 +36,15 @@ static const char *const accels[] = { "tcg", "kvm", NULL };
 static const char *const results[] = { "channel", "console", NULL };
 static const char *const backends[] = { "qemu", "lava", "lab", NULL };
 
-const struct opt farm_options[] = {
+const struct opt farm_matrix_options[] = {
 	OPT_STRING(0, "matrix", struct farm, matrix_path, "FILE",
 		   "the matrix (matrix.yaml)"),
 	OPT_STRDUP(0, "build-dir", struct farm, build, "DIR",
 		   "where everything is built (build/ beside it)"),
+	OPT_END
+};
+
+const struct opt farm_source_options[] = {
 	OPT_STRDUP(0, "series", struct farm, series, "FILE",
 		   "the patch series (each source's series)"),
 	OPT_STRING(0, "tarball", struct farm, tarball, "FILE",
@@ -49,6 +53,19 @@ const struct opt farm_options[] = {
 		   "a kernel tree of yours: a private copy of it is built, "
 		   "with the series of its version's source (else the "
 		   "newest older one, else the oldest)"),
+	OPT_END
+};
+
+const struct opt farm_build_options[] = {
+	OPT_INTEGER('j', "jobs", struct farm, jobs, "N", 1, 1024, "a count",
+		    "compile jobs at a time, in all (number of CPUs)"),
+	OPT_INTEGER(0, "builds", struct farm, builds, "N", 1, 64, "a count",
+		    "kernels of distinct build keys built at a time, "
+		    "sharing the jobs through a make jobserver (2)"),
+	OPT_END
+};
+
+const struct opt farm_boot_options[] = {
 	OPT_BOOLEAN(0, "prebuilt", struct farm, prebuilt,
 		    "boot the kernels a 'sysfarm build' left in the build "
 		    "directory (each one's sysfarm-kernel.json), as a CI job "
@@ -66,11 +83,6 @@ const struct opt farm_options[] = {
 		 "add WORD to the kernel command line"),
 	OPT_INTEGER(0, "timeout", struct farm, timeout, "SECONDS", 1, 86400,
 		    "seconds", "boot time limit instead of the matrix's"),
-	OPT_INTEGER('j', "jobs", struct farm, jobs, "N", 1, 1024, "a count",
-		    "compile jobs at a time, in all (number of CPUs)"),
-	OPT_INTEGER(0, "builds", struct farm, builds, "N", 1, 64, "a count",
-		    "kernels of distinct build keys built at a time, "
-		    "sharing the jobs through a make jobserver (2)"),
 	OPT_INTEGER(0, "boots", struct farm, boots, "N", 1, 64, "a count",
 		    "configurations booted at a time, each QEMU one TCG "
 		    "thread; results stay in matrix order (number of CPUs)"),

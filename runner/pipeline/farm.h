@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What every subcommand shares: the options, the build directory's lock,
- * the loaded matrix and its selection, the prepared source. The stages a
+ * What the commands that load the matrix share: the options of the groups
+ * they take, the build directory's lock, the loaded matrix and its
+ * selection, the prepared source. The stages a
  * configuration goes through are run.h's.
  */
 #ifndef SYSFARM_FARM_H
@@ -80,11 +81,16 @@ struct farm {
 void farm_init(struct farm *f);
 
 /*
- * The options every command that loads the matrix takes, bound to the
- * fields of struct farm: the one place to add one (cmd/ui.c parses them
- * with the command's own).
+ * The options commands that load the matrix share, bound to the fields
+ * of struct farm, in groups: cmd/ui.c parses those of the groups a
+ * command takes (its commands[] row) with the command's own. The matrix
+ * and the build directory; the kernel source; how kernels are built; how
+ * they are booted.
  */
-extern const struct opt farm_options[];
+extern const struct opt farm_matrix_options[];
+extern const struct opt farm_source_options[];
+extern const struct opt farm_build_options[];
+extern const struct opt farm_boot_options[];
 
 /**
  * farm_load() - load the matrix and select configurations

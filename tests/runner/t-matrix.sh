@@ -56,7 +56,7 @@ check "configuration names are stable" diff -u "$TMP/expect" "$TMP/actual"
 # Counts on the command line: whole numbers in range, or exit 2 naming it.
 for bad in "--builds 0" "--jobs x" "--timeout 86401" "--builds 2x"; do
 	set -- $bad
-	"$SYSFARM" list --matrix "$TOP/matrix.yaml" "$1" "$2" 2>"$TMP/err"
+	"$SYSFARM" run --matrix "$TOP/matrix.yaml" "$1" "$2" 2>"$TMP/err"
 	check "$bad: exit 2 (status $?)" test $? -eq 2
 	check "... naming $1 and '$2'" grep -q -- "^sysfarm: $1 takes .* not '$2'\$" \
 		"$TMP/err"

@@ -6,30 +6,52 @@
 # loads the matrix.
 . "$(dirname "$0")/../lib.sh"
 
-common="--matrix --build-dir --series --tarball --kernel-src --prebuilt --accel --result
-	--backend --append --timeout --jobs --builds --boots"
+# The groups of options commands share (cmd/ui.h), and which a command
+# takes: those of the others are refused, naming the option and the command.
+matrix="--matrix --build-dir"
+source="--series --tarball --kernel-src"
+build="--jobs --builds"
+boot="--prebuilt --accel --result --backend --append --timeout --boots"
+output="--junit --markdown --html"
 golden="--expected --redactions --results"
-FARM_CMDS="list build run shell lava-jobs check update review bisect abi upgrade"
+FARM_CMDS="list fetch build run shell lava-jobs check update review bisect abi
+	upgrade"
+run="matrix source build boot"
 
-# options CMD: the long options CMD takes, one a line, sorted.
-options() {
+# groups CMD: the groups CMD takes.
+groups() {
 	case $1 in
-	list) set -- --json --github --kernels $common ;;
-	build | run | shell) set -- $common ;;
-	lava-jobs) set -- --url $common ;;
-	check) set -- $golden --allow-added --junit --markdown --html --tap --color \
-		$common ;;
-	update) set -- --force $golden $common ;;
-	review) set -- --accept --reject --color --expected --redactions \
-		$common ;;
-	bisect) set -- --good --bad --allow-added $common ;;
-	abi) set -- --table --goldens --kernel-tree --snapshot --kconfig \
-		$common ;;
-	upgrade) set -- --axis --from --to --expected --redactions \
-		--snapshots --no-renames --full --markdown --json --no-origin $common ;;
-	diff) set -- --json --color --no-renames --full --redactions ;;
-	report) set -- --tap --junit --markdown --html ;;
+	list | abi) echo matrix source ;;
+	fetch | review | upgrade) echo matrix ;;
+	build) echo matrix source build ;;
+	run | shell | lava-jobs | update | bisect) echo $run ;;
+	check) echo $run output ;;
+	diff) ;;
+	report) echo output ;;
 	esac
+}
+
+# options CMD: the long options CMD takes, one a line, sorted: its own,
+# then its groups'.
+options() {
+	c=$1
+	case $1 in
+	list) set -- --json --github --kernels ;;
+	fetch | build | run | shell) set -- ;;
+	lava-jobs) set -- --url ;;
+	check) set -- $golden --allow-added --tap --color ;;
+	update) set -- --force $golden ;;
+	review) set -- --accept --reject --color --expected --redactions ;;
+	bisect) set -- --good --bad --allow-added ;;
+	abi) set -- --table --goldens --kernel-tree --snapshot --kconfig ;;
+	upgrade) set -- --axis --from --to --expected --redactions \
+		--snapshots --no-renames --full --markdown --json --no-origin ;;
+	diff) set -- --json --color --no-renames --full --redactions ;;
+	report) set -- --tap ;;
+	esac
+	for g in $(groups "$c"); do
+		eval "set -- \"\$@\" \$$g"
+	done
 	printf '%s\n' "$@" --help | sort
 }
 
@@ -43,6 +65,7 @@ value() {
 	esac
 }
 
+: >"$TMP/labels"
 for cmd in $FARM_CMDS diff report; do
 	"$SYSFARM" $cmd --help >"$TMP/help" 2>"$TMP/err"
 	check "$cmd --help: exit 0, nothing on stderr (status $?)" \
@@ -52,6 +75,7 @@ for cmd in $FARM_CMDS diff report; do
 	# "  -j, --jobs N   help" or "  --tap   help": the option, its value
 	sed -n 's/^  \(-., \)\{0,1\}\(--[a-z-]*\)\( [^ ]*\)\{0,1\}  .*/\2\3/p' \
 		"$TMP/help" >"$TMP/listed"
+	sed "s/^/$cmd /; s/ *\$//" "$TMP/listed" >>"$TMP/labels"
 	cut -d' ' -f1 "$TMP/listed" | sort >"$TMP/actual"
 	options $cmd >"$TMP/expect"
 	check "$cmd --help lists every option it takes, and only those" \
@@ -73,25 +97,76 @@ for cmd in $FARM_CMDS diff report; do
 		"test \$(wc -l <'$TMP/err') -eq 1 && grep -q \"'sysfarm $cmd --help' lists them\" '$TMP/err'"
 done
 
-# The common table, on each command that takes it: a value checked, a
-# field set (the matrix it names is the one read), -j for --jobs.
+# One meaning per name: an option takes the same kind of value (or none)
+# in every command that has it (upgrade's --markdown FILE too).
+cut -d' ' -f2- "$TMP/labels" | sort -u |
+	cut -d' ' -f1 | uniq -d >"$TMP/twice"
+check "an option's value is of one kind in every command" \
+	test ! -s "$TMP/twice"
+check "... which the labels show (--color WHEN in check and diff)" \
+	grep -qx "diff --color WHEN" "$TMP/labels"
+
+# Every option of a group a command does not take (but as one of its
+# own) is refused: exit 2, one line naming the option and the command.
+: >"$TMP/expect"
+for cmd in $FARM_CMDS diff report; do
+	options $cmd >"$TMP/own"
+	for g in matrix source build boot output; do
+		case " $(groups $cmd) " in *" $g "*) continue ;; esac
+		for opt in $(eval echo \$$g); do
+			grep -qx -- "$opt" "$TMP/own" && continue
+			echo "$cmd $opt" >>"$TMP/expect"
+		done
+		[ $g = build ] && echo "$cmd -j" >>"$TMP/expect"
+	done
+done
+check "some command refuses an option of each group" sh -c \
+	"for o in --matrix --series --jobs --boots --junit; do grep -q \" \$o\$\" '$TMP/expect' || exit 1; done"
+while read -r cmd opt; do
+	"$SYSFARM" $cmd "$opt" 1 2>"$TMP/err" >/dev/null
+	echo "$cmd $opt: status $?: $(cat "$TMP/err")"
+done <"$TMP/expect" >"$TMP/actual"
+while read -r cmd opt; do
+	echo "$cmd $opt: status 2: sysfarm $cmd: option '$opt' is not taken by '$cmd' ('sysfarm $cmd --help' lists them)"
+done <"$TMP/expect" >"$TMP/want"
+check "an option of a group not taken: refused, naming it and the command" \
+	diff -u "$TMP/want" "$TMP/actual"
+"$SYSFARM" upgrade --boots=3 2>"$TMP/err"
+check "--boots=3 not taken either (status $?)" grep -qx \
+	"sysfarm upgrade: option '--boots' is not taken by 'upgrade' ('sysfarm upgrade --help' lists them)" \
+	"$TMP/err"
+# An option not taken leaves abbreviations to those taken: --acc is
+# review's --accept, not ambiguous with --accel.
+"$SYSFARM" review --acc --zz-unknown 2>"$TMP/err"
+check "review --acc is --accept" grep -q \
+	"^sysfarm review: unknown option '--zz-unknown'" "$TMP/err"
+
+# Each group's options, on each command that takes it: a value checked,
+# a field set (the matrix it names is the one read), -j for --jobs.
 printf 'axes: [\n' >"$TMP/broken.yaml"
 for cmd in $FARM_CMDS; do
-	"$SYSFARM" $cmd --jobs 0 --matrix "$TMP/broken.yaml" 2>"$TMP/err"
-	check "$cmd --jobs 0: exit 2 (status $?)" test $? -eq 2
-	check "... naming --jobs" grep -qx \
-		"sysfarm: --jobs takes a count (1 to 1024), not '0'" "$TMP/err"
-	"$SYSFARM" $cmd --accel xen --matrix "$TMP/broken.yaml" 2>"$TMP/err"
-	check "$cmd --accel xen names the accelerators" grep -qx \
-		"sysfarm: --accel takes tcg or kvm, not 'xen'" "$TMP/err"
-	"$SYSFARM" $cmd -j 1 --matrix "$TMP/broken.yaml" 2>"$TMP/err"
-	check "$cmd -j 1 --matrix FILE: FILE is read (status $?)" grep -q \
+	case " $(groups $cmd) " in
+	*" build "*)
+		"$SYSFARM" $cmd --jobs 0 --matrix "$TMP/broken.yaml" 2>"$TMP/err"
+		check "$cmd --jobs 0: exit 2 (status $?)" test $? -eq 2
+		check "... naming --jobs" grep -qx \
+			"sysfarm: --jobs takes a count (1 to 1024), not '0'" \
+			"$TMP/err"
+		"$SYSFARM" $cmd -j 1 --matrix "$TMP/broken.yaml" 2>"$TMP/err"
+		check "$cmd -j 1 --matrix FILE: FILE is read (status $?)" \
+			grep -q "^$TMP/broken.yaml:2:1: " "$TMP/err" ;;
+	esac
+	case " $(groups $cmd) " in
+	*" boot "*)
+		"$SYSFARM" $cmd --accel xen --matrix "$TMP/broken.yaml" \
+			2>"$TMP/err"
+		check "$cmd --accel xen names the accelerators" grep -qx \
+			"sysfarm: --accel takes tcg or kvm, not 'xen'" \
+			"$TMP/err" ;;
+	esac
+	"$SYSFARM" $cmd --matrix "$TMP/broken.yaml" 2>"$TMP/err"
+	check "$cmd --matrix FILE: FILE is read (status $?)" grep -q \
 		"^$TMP/broken.yaml:2:1: " "$TMP/err"
-done
-for cmd in diff report; do
-	"$SYSFARM" $cmd --jobs 1 a b 2>"$TMP/err"
-	check "$cmd takes no common option" grep -qx \
-		"sysfarm $cmd: unknown option '--jobs' ('sysfarm $cmd --help' lists them)" "$TMP/err"
 done
 
 # Each count from its least to its most: both taken, one past either
@@ -103,13 +178,11 @@ for spec in "timeout 1 86400 seconds" "jobs 1 1024 a count" \
 	shift 3
 	what=$*
 	for n in "$lo" "$hi"; do
-		"$SYSFARM" list --matrix "$TOP/matrix.yaml" "--$opt" "$n" \
-			>/dev/null 2>"$TMP/err"
+		"$SYSFARM" run "--$opt" "$n" --help >/dev/null 2>"$TMP/err"
 		check "--$opt $n: taken (status $?)" test $? -eq 0
 	done
 	for n in $((lo - 1)) $((hi + 1)); do
-		"$SYSFARM" list --matrix "$TOP/matrix.yaml" "--$opt" "$n" \
-			2>"$TMP/err"
+		"$SYSFARM" run "--$opt" "$n" --help 2>"$TMP/err" >/dev/null
 		check "--$opt $n: exit 2 (status $?)" test $? -eq 2
 		check "... naming the range" grep -qx \
 			"sysfarm: --$opt takes $what ($lo to $hi), not '$n'" \
