@@ -97,7 +97,9 @@ static int markdown_write(const char *path, const struct upgrade *u)
 	int ret;
 
 	upgrade_print(out, u, 1);
-	ret = ui_write(path, fclose(out) ? NULL : text, len, 1, "sysfarm");
+	/* @text is set by fclose(), before it is read */
+	ret = fclose(out);
+	ret = ui_write(path, ret ? NULL : text, len, 1, "sysfarm");
 	free(text);
 	return ret;
 }

@@ -99,17 +99,17 @@ mkdir -p "$B/kernels/kother/drivers/staging"
 : >"$B/kernels/kother/drivers/staging/.uncompiled.o.cmd"
 ln -s "$TMP/elsewhere" "$B/kernels/kother/source"
 MATRIX=origin.yaml
-upgrade origin-text --build-dir "$B" --markdown "$TMP/origin.md"
+upgrade origin-text --build-dir "$B" --full --markdown "$TMP/origin.md"
 sed "s|$TMP|TMP|g" "$TMP/origin.md" >"$TMP/origin.md.actual"
 check "upgrade: where it comes from, as Markdown" \
 	diff -u out/origin-markdown "$TMP/origin.md.actual"
-upgrade origin-json --build-dir "$B" --json --from 6.1
+upgrade origin-json --build-dir "$B" --full --json --from 6.1
 # --no-origin: the review as without trees
 upgrade text --build-dir "$B" --no-origin
 # No kernel of 6.12 any more: every *.c (control twice, max_brightness four
 # times, three named); no tree of 6.1: no "from" line
 rm -r "$B/kernels/k612" "$B/sources/linux-fake-6.1"
-upgrade origin-whole --build-dir "$B" --from 6.1
+upgrade origin-whole --build-dir "$B" --full --from 6.1
 # x86_64 -> arm: an entry of the 6.12 and 6.13 pairs spans two trees on
 # each side, each named (6.13's not prepared: said once, above)
 upgrade origin-axis --build-dir "$B" --axis arch
