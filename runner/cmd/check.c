@@ -9,6 +9,7 @@
 #include "cmd/builtin.h"
 #include "cmd/golden.h"
 #include "cmd/ui.h"
+#include "compare/kcidb.h"
 #include "compare/report.h"
 #include "lib/exitcode.h"
 #include "lib/paths.h"
@@ -31,7 +32,7 @@ static const char about[] =
 
 struct check_opts {
 	struct golden_opts g;
-	const char *junit, *markdown, *html;
+	const char *junit, *markdown, *html, *kcidb, *origin;
 	int tap, color;
 };
 
@@ -43,6 +44,10 @@ static const struct opt check_options[] = {
 		   "also append a Markdown summary (GITHUB_STEP_SUMMARY)"),
 	OPT_STRING(0, "html", struct check_opts, html, "FILE",
 		   "the HTML page (BUILD/out/report.html)"),
+	OPT_STRING(0, "kcidb", struct check_opts, kcidb, "FILE",
+		   "also write a KCIDB v5.3 document; needs --origin"),
+	OPT_STRING(0, "origin", struct check_opts, origin, "NAME",
+		   "the KCIDB origin submitting it ([a-z0-9_]+)"),
 	OPT_BOOLEAN(0, "allow-added", struct check_opts, g.allow_added,
 		    "additions do not fail (shown, classed, allowed)"),
 	OPT_BOOLEAN(0, "tap", struct check_opts, tap,
@@ -59,12 +64,9 @@ static const struct opt_cmd check_cmd = {
 	.nargs = OPT_CONFIGS,
 };
 
-/* The whole report or none: see file_put(). */
-static int write_report(const char *path, int append, json_t *results,
-			int (*fn)(FILE *, json_t *))
+/* The whole report or none: see file_put(). @text is freed. */
+static int write_text(const char *path, int append, char *text, size_t len)
 {
-	size_t len;
-	char *text = report_text(fn, results, &len);
 	int ret = text ? file_put(path, text, len, append) : -1;
 
 	if (ret)
@@ -72,6 +74,23 @@ static int write_report(const char *path, int append, json_t *results,
 			strerror(errno));
 	free(text);
 	return ret;
+}
+
+static int write_report(const char *path, int append, json_t *results,
+			int (*fn)(FILE *, json_t *))
+{
+	size_t len;
+	char *text = report_text(fn, results, &len);
+
+	return write_text(path, append, text, len);
+}
+
+static int write_kcidb(const char *path, json_t *results, const char *origin)
+{
+	size_t len;
+	char *text = kcidb_text(results, origin, &len);
+
+	return write_text(path, 0, text, len);
 }
 
 int cmd_check(int argc, char **argv)
@@ -86,6 +105,10 @@ int cmd_check(int argc, char **argv)
 	f.uses_source = 1;
 	if (ui_setup(&f, argc, argv, &check_cmd, &o, &status))
 		goto out_farm;
+	if (ui_kcidb_usage("sysfarm check", o.kcidb, o.origin)) {
+		status = SF_EXIT_USAGE;
+		goto out_farm;
+	}
 	status = golden_run(&f, &o.g, &run);
 	if (status)
 		goto out_run;
@@ -98,6 +121,7 @@ int cmd_check(int argc, char **argv)
 	if ((o.junit && write_report(o.junit, 0, run.report, report_junit)) ||
 	    (o.markdown && write_report(o.markdown, 1, run.report,
 					report_markdown)) ||
+	    (o.kcidb && write_kcidb(o.kcidb, run.report, o.origin)) ||
 	    write_report(html, 0, run.report, report_html))
 		status = verdict_exit_lost(status);
 	else if (!o.tap)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* sysfarm report: a results file as TAP, JUnit XML, Markdown or HTML. */
+/* sysfarm report: a results file as TAP, JUnit, Markdown, HTML or KCIDB. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +7,7 @@
 
 #include "cmd/builtin.h"
 #include "cmd/ui.h"
+#include "compare/kcidb.h"
 #include "compare/report.h"
 #include "lib/exitcode.h"
 #include "lib/options.h"
@@ -14,7 +15,7 @@
 
 struct report_opts {
 	int tap;
-	const char *junit, *markdown, *html;
+	const char *junit, *markdown, *html, *kcidb, *origin;
 };
 
 static const struct opt report_options[] = {
@@ -27,6 +28,11 @@ static const struct opt report_options[] = {
 		   "e.g. \"$GITHUB_STEP_SUMMARY\" (appended to)"),
 	OPT_STRING(0, "html", struct report_opts, html, "FILE",
 		   "one self-contained HTML page into FILE ('-': stdout)"),
+	OPT_STRING(0, "kcidb", struct report_opts, kcidb, "FILE",
+		   "a KCIDB v5.3 document into FILE ('-': stdout); "
+		   "needs --origin"),
+	OPT_STRING(0, "origin", struct report_opts, origin, "NAME",
+		   "the KCIDB origin submitting it ([a-z0-9_]+)"),
 	OPT_END
 };
 
@@ -37,12 +43,12 @@ static const struct opt_cmd report_cmd = {
 	.nargs = 1,
 };
 
-/* Writes one report into @path; Markdown appends, as GitHub expects. */
-static int report_write(int (*fn)(FILE *, json_t *), const char *path,
-			int append, json_t *results)
+/*
+ * Writes @text (freed; NULL: it could not be made, errno set) into
+ * @path; Markdown appends, as GitHub expects.
+ */
+static int report_put(char *text, size_t len, const char *path, int append)
 {
-	size_t len;
-	char *text = report_text(fn, results, &len);
 	int ret, saved;
 
 	if (text && !strcmp(path, "-")) {
@@ -62,6 +68,15 @@ static int report_write(int (*fn)(FILE *, json_t *), const char *path,
 	return SF_EXIT_OK;
 }
 
+static int report_write(int (*fn)(FILE *, json_t *), const char *path,
+			int append, json_t *results)
+{
+	size_t len;
+	char *text = report_text(fn, results, &len);
+
+	return report_put(text, len, path, append);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = { 0 };
@@ -72,11 +87,13 @@ int cmd_report(int argc, char **argv)
 	i = ui_options(argc, argv, &report_cmd, &o, NULL, NULL);
 	if (i <= 0)
 		return i ? SF_EXIT_USAGE : SF_EXIT_OK;
+	if (ui_kcidb_usage("sysfarm report", o.kcidb, o.origin))
+		return SF_EXIT_USAGE;
 	if (results_load(argv[i], &results, &err)) {
 		ui_error("sysfarm report", &err);
 		return SF_EXIT_USAGE;
 	}
-	if (o.tap || (!o.junit && !o.markdown && !o.html))
+	if (o.tap || (!o.junit && !o.markdown && !o.html && !o.kcidb))
 		status = report_write(report_tap, "-", 0, results);
 	if (!status && o.junit)
 		status = report_write(report_junit, o.junit, 0, results);
@@ -84,6 +101,12 @@ int cmd_report(int argc, char **argv)
 		status = report_write(report_markdown, o.markdown, 1, results);
 	if (!status && o.html)
 		status = report_write(report_html, o.html, 0, results);
+	if (!status && o.kcidb) {
+		size_t len;
+		char *text = kcidb_text(results, o.origin, &len);
+
+		status = report_put(text, len, o.kcidb, 0);
+	}
 	json_decref(results);
 	return status;
 }

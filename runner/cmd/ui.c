@@ -8,6 +8,7 @@
 
 #include "cmd/ui.h"
 #include "compare/diff.h"
+#include "compare/kcidb.h"
 #include "lib/exitcode.h"
 
 static void sink_error_print(const struct sf_err *e)
@@ -110,6 +111,24 @@ int ui_options(int argc, char **argv, const struct opt_cmd *cmd,
 		return -1;
 	}
 	return i;
+}
+
+int ui_kcidb_usage(const char *who, const char *kcidb, const char *origin)
+{
+	const char *bad = origin ? kcidb_origin_problem(origin) : NULL;
+	char q[80];
+
+	if (kcidb && !origin)
+		fprintf(stderr, "%s: --kcidb needs --origin NAME, the CI system submitting it\n",
+			who);
+	else if (origin && !kcidb)
+		fprintf(stderr, "%s: --origin is for --kcidb FILE\n", who);
+	else if (bad)
+		fprintf(stderr, "%s: --origin %s %s\n", who,
+			str_quote(q, sizeof(q), origin), bad);
+	else
+		return 0;
+	return -1;
 }
 
 int ui_farm_load(struct farm *f, char *const *names, int n)

@@ -46,6 +46,14 @@ int ui_options(int argc, char **argv, const struct opt_cmd *cmd,
 	       void *base, const struct opt *common, void *common_base);
 
 /**
+ * ui_kcidb_usage() - --kcidb FILE and --origin NAME go together, NAME
+ * KCIDB's origin (kcidb_origin_problem()); else says so on stderr as @who
+ *
+ * Return: 0, or -1: bad usage (SF_EXIT_USAGE).
+ */
+int ui_kcidb_usage(const char *who, const char *kcidb, const char *origin);
+
+/**
  * ui_farm_load() - farm_load(), its error reported
  *
  * Reported by ui_fail(): the matrix's and the series' own messages start
