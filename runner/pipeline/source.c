@@ -920,6 +920,19 @@ int source_series_hash(const char *series, char **hex, struct sf_err *err)
 	return *hex ? 0 : -1;
 }
 
+json_t *source_inputs(const struct source *src)
+{
+	json_t *in = json_pack("{s:s, s:s}",
+			       "source", src->version ? src->version : "",
+			       "series", src->series_hash ? src->series_hash : "");
+
+	/* none for a user's tree: its version and series say what it is */
+	if (src->sha256)
+		json_object_set_new(in, "source_sha256",
+				    json_string(src->sha256));
+	return in;
+}
+
 int source_patchset_hash(const char *series, const char *sums,
 			 char hex[65], struct sf_err *err)
 {

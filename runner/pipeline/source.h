@@ -12,6 +12,8 @@
 #ifndef SYSFARM_SOURCE_H
 #define SYSFARM_SOURCE_H
 
+#include <jansson.h>
+
 #include "lib/util.h"
 
 struct source {
@@ -37,6 +39,13 @@ struct source {
  * Return: 0 with @hex malloc'd, or -1 with @err.
  */
 int source_series_hash(const char *series, char **hex, struct sf_err *err);
+
+/*
+ * What a kernel's manifest says of its source (kbuild.h), a new object:
+ * "source" (@src's version), "series" (its hash) and, when it has one,
+ * "source_sha256".
+ */
+json_t *source_inputs(const struct source *src);
 
 /**
  * source_patchset_hash() - the patchset hash KCIDB defines for @series:

@@ -70,6 +70,7 @@ json_t *results_json(const struct farm *f, const struct golden_run *run)
 		const struct config *c = &f->m.configs[f->sel[s]];
 		json_t *e = run_result_json(&run->runs[s]);
 		json_t *changed = json_array();
+		const struct farm_source *fs = farm_source(f, s);
 		const char *hash = patchset[f->src_of[s]];
 
 		for (size_t i = 0; i < jd->inputs_changed.n; i++)
@@ -86,9 +87,13 @@ json_t *results_json(const struct farm *f, const struct golden_run *run)
 					    json_string(c->s.kernel_arch));
 		json_object_set_new(e, "kconfig", strv_json(&c->s.fragments));
 		json_object_set_new(e, "roots", strv_json(&c->s.roots));
+		/* a kernel not built has no manifest: its source's part */
 		if (run->runs[s].inputs)
 			json_object_set_new(e, "inputs",
 				json_deep_copy(run->runs[s].inputs));
+		else if (fs->state > 0)
+			json_object_set_new(e, "inputs",
+					    source_inputs(&fs->src));
 		if (hash)
 			json_object_set_new(e, "patchset_hash",
 					    json_string(hash));

@@ -14,10 +14,13 @@ R=$TOP/tests/report
 SCHEMA=$R/kcidb-v05_03.schema.json
 cd "$TMP" || exit 1
 
+# Debian's python3-jsonschema, as a test-only tool (ci/deps-test)
 if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
+	schema=yes
 	valid() { "$R/kcidb-validate.py" "$SCHEMA" "$@"; }
 else
-	valid() { echo "no python3-jsonschema: not validated"; }
+	schema=
+	valid() { :; }
 	skip "KCIDB documents held to the schema" "no python3-jsonschema (make check installs it: ci/deps-test)"
 fi
 
@@ -99,6 +102,23 @@ check "... and the checkout's" jq -e --arg h "$want" \
 	 .tests[0].status == "DONE"' check.json
 check "... the document passes the v5.3 schema" valid check.json
 
+# The same with a kernel that does not build: BUILD-FAIL, the build's
+# FAIL with its message, the test MISS, the checkout still its source's.
+cp -r tree badtree
+sed -i 's|echo kernel >.*|echo "error: no kernel" >\&2; false|' badtree/Makefile
+"$SYSFARM" check --matrix matrix.yaml --build-dir "$TMP/build2" \
+	--kernel-src "$TMP/badtree" --series "$TMP/p/series" --backend lab \
+	--kcidb fail.json --origin sysfarm_ci x86_64 >out 2>&1
+status=$?
+check "check --kcidb, a kernel that does not build: exit 125 (status $status)" \
+	test "$status" -eq 125
+check "... the build FAIL with its message, the test MISS, the patchset hash" \
+	jq -e --arg h "$want" '.builds[0].status == "FAIL" and
+	 (.builds[0].log_excerpt | test("no kernel")) and
+	 .tests[0].status == "MISS" and .checkouts[0].patchset_hash == $h and
+	 (.checkouts[0].comment | endswith("/badtree 6.1.0"))' fail.json
+check "... the document passes the v5.3 schema" valid fail.json
+
 # Hostile names and values: still a valid document. A configuration
 # named with dots, slashes, UTF-8, control characters or nothing; a 100 kB
 # message, cut to KCIDB's 16384 (a UTF-8 sequence whole); an arch in
@@ -120,14 +140,19 @@ check "... names spelled [A-Za-z0-9_-] in paths, the arch [a-z0-9_]" jq -e \
 	 (.tests[0].log_excerpt | utf8bytelength) == 16384' hostile.kcidb
 
 # The schema can fail: a status outside the enum, an id without its
-# origin, a path with a dot too many.
+# origin, a path with an empty component, a newer minor, a key of ours.
+n=0
 for bad in '.tests[0].status = "DIFF"' '.builds[0].id = "b0"' \
 	'.tests[0].path = "sysfs_abi..x"' '.version.minor = 4' \
 	'.tests[0].extra = 1'; do
-	jq "$bad" kcidb.json >bad.json
-	valid bad.json >/dev/null
-	check "the schema refuses $bad" test $? -eq 1
+	n=$((n + 1))
+	jq "$bad" kcidb.json >bad$n.json
 done
+if [ -n "$schema" ]; then
+	valid bad*.json >refused
+	check "the schema refuses each of 5 broken documents" sh -c \
+		"test \$(cut -d: -f1 refused | sort -u | wc -l) -eq 5"
+fi
 
 # --origin: required with --kcidb, KCIDB's [a-z0-9_]+, nothing else.
 while read -r args; do
