@@ -32,8 +32,9 @@ static json_t *strv_json(const struct strv *sv)
 }
 
 /*
- * KCIDB's patchset hash of each source's series (source.h), once per
- * source: NULL where it has no series or the hash failed (said).
+ * KCIDB's patchset hash of each prepared source's series (source.h), once
+ * per source: NULL where none was prepared (--prebuilt: the build
+ * directory gets no source) or the hash failed (said).
  */
 static char **patchset_hashes(const struct farm *f)
 {
@@ -45,15 +46,12 @@ static char **patchset_hashes(const struct farm *f)
 		char hex[65], *sums;
 
 		hashes[i] = NULL;
-		if (!fs->series)
+		if (fs->state <= 0 || !fs->series)
 			continue;
 		sums = path_patchset_sums(fs->root);
-		if (mkdir_p(fs->root))
-			err_set(&err, "cannot create '%s': %s", fs->root,
-				strerror(errno));
-		else if (!source_patchset_hash(fs->series, sums, hex, &err))
+		if (!source_patchset_hash(fs->series, sums, hex, &err))
 			hashes[i] = xstrdup(hex);
-		if (!hashes[i])
+		else
 			sink_error(&err);
 		free(sums);
 	}

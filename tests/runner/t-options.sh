@@ -17,8 +17,8 @@ options() {
 	list) set -- --json --github --kernels $common ;;
 	build | run | shell) set -- $common ;;
 	lava-jobs) set -- --url $common ;;
-	check) set -- $golden --allow-added --junit --markdown --html --tap --color \
-		$common ;;
+	check) set -- $golden --allow-added --junit --markdown --html --kcidb \
+		--origin --tap --color $common ;;
 	update) set -- --force $golden $common ;;
 	review) set -- --accept --reject --color --expected --redactions \
 		$common ;;
@@ -28,7 +28,7 @@ options() {
 	upgrade) set -- --axis --from --to --expected --redactions \
 		--snapshots --markdown --json $common ;;
 	diff) set -- --json --color --redactions ;;
-	report) set -- --tap --junit --markdown --html ;;
+	report) set -- --tap --junit --markdown --html --kcidb --origin ;;
 	esac
 	printf '%s\n' "$@" --help | sort
 }
