@@ -16,35 +16,39 @@
 #define KCIDB_EXCERPT_MAX 16384
 /* every test's path starts so: sysfs_abi.CONFIG */
 #define KCIDB_SUITE "sysfs_abi"
+#define ALNUM "abcdefghijklmnopqrstuvwxyz0123456789"
+#define ALNUM_UPPER "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 /*
  * A verdict in KCIDB's words, for the build and for the configuration's
- * test: FAIL the tested code is faulty, ERROR the test's own code failed,
- * MISS the harness could not run it, DONE it ran and judged nothing.
+ * test: FAIL the tested code is faulty (a PANIC: the kernel did not
+ * boot), ERROR the test's own code failed (FLAKY: two boots disagree),
+ * MISS the harness could not run it, DONE it ran and judged nothing (no
+ * golden to judge by: SNAPSHOT, NEW).
  */
 static const struct {
 	const char *build, *test;
 } kcidb_status[V_NR] = {
-	[V_SNAPSHOT]	 = { "PASS", "DONE" },	/* nothing to compare with */
+	[V_SNAPSHOT]	 = { "PASS", "DONE" },
 	[V_PASS]	 = { "PASS", "PASS" },
 	[V_DIFF]	 = { "PASS", "FAIL" },
 	[V_ABI_MISMATCH] = { "PASS", "FAIL" },
-	[V_NEW]		 = { "PASS", "DONE" },	/* no golden yet */
+	[V_NEW]		 = { "PASS", "DONE" },
 	[V_CONFIG_FAIL]	 = { "FAIL", "MISS" },
 	[V_BUILD_FAIL]	 = { "FAIL", "MISS" },
 	[V_QEMU_FAIL]	 = { "PASS", "MISS" },
-	[V_PANIC]	 = { "PASS", "FAIL" },	/* the kernel failed to boot */
+	[V_PANIC]	 = { "PASS", "FAIL" },
 	[V_TIMEOUT]	 = { "PASS", "MISS" },
 	[V_CORRUPT]	 = { "PASS", "MISS" },
 	[V_NO_SNAPSHOT]	 = { "PASS", "MISS" },
-	[V_FLAKY]	 = { "PASS", "ERROR" },	/* two boots disagree */
+	[V_FLAKY]	 = { "PASS", "ERROR" },
 };
 
 const char *kcidb_origin_problem(const char *origin)
 {
 	if (!*origin)
 		return "is empty";
-	if (origin[strspn(origin, "abcdefghijklmnopqrstuvwxyz0123456789_")])
+	if (origin[strspn(origin, ALNUM "_")])
 		return "may hold only a-z, 0-9 and _ (KCIDB's origin)";
 	return NULL;
 }
@@ -69,9 +73,6 @@ static char *spell(const char *s, const char *keep, char sub, int lower)
 	}
 	return out;
 }
-
-#define ALNUM "abcdefghijklmnopqrstuvwxyz0123456789"
-#define ALNUM_UPPER "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 /* A test path's component ([A-Za-z0-9_-]+): any other byte as '_'. */
 static char *path_component(const char *name)

@@ -922,9 +922,10 @@ int source_series_hash(const char *series, char **hex, struct sf_err *err)
 
 json_t *source_inputs(const struct source *src)
 {
+	const char *series = src->series_hash ? src->series_hash : "";
 	json_t *in = json_pack("{s:s, s:s}",
 			       "source", src->version ? src->version : "",
-			       "series", src->series_hash ? src->series_hash : "");
+			       "series", series);
 
 	/* none for a user's tree: its version and series say what it is */
 	if (src->sha256)
