@@ -14,15 +14,17 @@ R=$TOP/tests/report
 SCHEMA=$R/kcidb-v05_03.schema.json
 cd "$TMP" || exit 1
 
-# Debian's python3-jsonschema, as a test-only tool (ci/deps-test)
-if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
-	schema=yes
-	valid() { "$R/kcidb-validate.py" "$SCHEMA" "$@"; }
-else
-	schema=
-	valid() { :; }
-	skip "KCIDB documents held to the schema" "no python3-jsonschema (make check installs it: ci/deps-test)"
-fi
+# valid DESC DOCUMENT: DOCUMENT passes the schema, by Debian's
+# python3-jsonschema, a test-only tool (ci/deps-test); skipped without it.
+schema=
+/usr/bin/python3 -c 'import jsonschema' 2>/dev/null && schema=yes
+valid() {
+	if [ -n "$schema" ]; then
+		check "$1" "$R/kcidb-validate.py" "$SCHEMA" "$2"
+	else
+		skip "$1" "no python3-jsonschema (make check installs it: ci/deps-test)"
+	fi
+}
 
 # The fixture's results, with what check now records (a kernel's inputs,
 # its arch, fragments, roots, the series' patchset hash) and a PANIC; the
@@ -45,7 +47,7 @@ jq '.configs |= (map(if .key then . + {arch: (.axes[0].value |
 "$SYSFARM" report --kcidb kcidb.json --origin sysfarm_ci results.json >out
 check "report --kcidb FILE writes nothing on stdout" test ! -s out
 check "the document, pinned" diff -u "$R/expected.kcidb.json" kcidb.json
-check "... passes the v5.3 schema" valid kcidb.json
+valid "... passes the v5.3 schema" kcidb.json
 
 # Each verdict in KCIDB's words: the build's status, the test's.
 jq -r '.tests[] as $t | .builds[] | select(.id == $t.build_id) |
@@ -100,7 +102,7 @@ check "... the patchset hash is KCIDB's ($want)" jq -e --arg h "$want" \
 check "... and the checkout's" jq -e --arg h "$want" \
 	'.checkouts[0].patchset_hash == $h and .checkouts[0].tree_name == null and
 	 .tests[0].status == "DONE"' check.json
-check "... the document passes the v5.3 schema" valid check.json
+valid "... the document passes the v5.3 schema" check.json
 
 # The same with a kernel that does not build: BUILD-FAIL, the build's
 # FAIL with its message, the test MISS, the checkout still its source's.
@@ -117,7 +119,7 @@ check "... the build FAIL with its message, the test MISS, the patchset hash" \
 	 (.builds[0].log_excerpt | test("no kernel")) and
 	 .tests[0].status == "MISS" and .checkouts[0].patchset_hash == $h and
 	 (.checkouts[0].comment | endswith("/badtree 6.1.0"))' fail.json
-check "... the document passes the v5.3 schema" valid fail.json
+valid "... the document passes the v5.3 schema" fail.json
 
 # Hostile names and values: still a valid document. A configuration
 # named with dots, slashes, UTF-8, control characters or nothing; a 100 kB
@@ -133,7 +135,7 @@ jq -n '{configs: [
 "$SYSFARM" report --kcidb hostile.kcidb --origin o results.json >/dev/null &&
 "$SYSFARM" report --kcidb hostile.kcidb --origin o hostile.json
 check "hostile names and values: a document" test $? -eq 0
-check "... that passes the v5.3 schema" valid hostile.kcidb
+valid "... that passes the v5.3 schema" hostile.kcidb
 check "... names spelled [A-Za-z0-9_-] in paths, the arch [a-z0-9_]" jq -e \
 	'[.tests[].path] == ["sysfs_abi.x86_64_6_12_____", "sysfs_abi._", "sysfs_abi.a_b"] and
 	 .builds[0].architecture == "x86_64___" and
@@ -149,10 +151,17 @@ for bad in '.tests[0].status = "DIFF"' '.builds[0].id = "b0"' \
 	jq "$bad" kcidb.json >bad$n.json
 done
 if [ -n "$schema" ]; then
-	valid bad*.json >refused
+	"$R/kcidb-validate.py" "$SCHEMA" bad*.json >refused
 	check "the schema refuses each of 5 broken documents" sh -c \
 		"test \$(cut -d: -f1 refused | sort -u | wc -l) -eq 5"
 fi
+
+"$SYSFARM" report --kcidb - --origin o results.json >stdout.json
+check "--kcidb - writes the document on stdout" jq -e \
+	'.version == {major: 5, minor: 3} and (.tests | length) == 9' stdout.json
+"$SYSFARM" report --kcidb "$TMP/none/k.json" --origin o results.json 2>err
+check "a document that cannot be written: exit 125, said" sh -c \
+	"test $? -eq 125 && grep -q \"cannot write '$TMP/none/k.json'\" err"
 
 # --origin: required with --kcidb, KCIDB's [a-z0-9_]+, nothing else.
 while read -r args; do
