@@ -65,6 +65,10 @@ int cmd_check(int argc, char **argv)
 	f.uses_source = 1;
 	if (ui_setup(&f, argc, argv, &check_cmd, &o, &status))
 		goto out_farm;
+	if (ui_kcidb_usage("sysfarm check", o.out.kcidb, o.out.origin)) {
+		status = SF_EXIT_USAGE;
+		goto out_farm;
+	}
 	status = golden_run(&f, &o.g, &run);
 	if (status)
 		goto out_run;

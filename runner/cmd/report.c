@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* sysfarm report: a results file as TAP, JUnit XML, Markdown or HTML. */
+/* sysfarm report: a results file as TAP, JUnit, Markdown, HTML or KCIDB. */
 #include <stdio.h>
 
 #include "cmd/builtin.h"
@@ -38,11 +38,14 @@ int cmd_report(int argc, char **argv)
 	i = ui_options(argc, argv, &report_cmd, &o, NULL);
 	if (i <= 0)
 		return i ? SF_EXIT_USAGE : SF_EXIT_OK;
+	if (ui_kcidb_usage("sysfarm report", o.out.kcidb, o.out.origin))
+		return SF_EXIT_USAGE;
 	if (results_load(argv[i], &results, &err)) {
 		ui_error("sysfarm report", &err);
 		return SF_EXIT_USAGE;
 	}
-	tap = o.tap || (!o.out.junit && !o.out.markdown && !o.out.html);
+	tap = o.tap || (!o.out.junit && !o.out.markdown && !o.out.html &&
+			!o.out.kcidb);
 	if ((tap && ui_report_write(report_tap, "-", 0, results,
 				    "sysfarm report")) ||
 	    ui_output(&o.out, results, "sysfarm report"))

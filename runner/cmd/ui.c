@@ -10,6 +10,7 @@
 #include "cmd/ui.h"
 #include "compare/diff.h"
 #include "compare/report.h"
+#include "compare/kcidb.h"
 #include "lib/exitcode.h"
 
 static void sink_error_print(const struct sf_err *e)
@@ -101,6 +102,11 @@ const struct opt output_options[] = {
 		   "e.g. \"$GITHUB_STEP_SUMMARY\""),
 	OPT_STRING(0, "html", struct output_opts, html, "FILE",
 		   "one self-contained HTML page into FILE ('-': stdout)"),
+	OPT_STRING(0, "kcidb", struct output_opts, kcidb, "FILE",
+		   "a KCIDB v5.3 document into FILE ('-': stdout); "
+		   "needs --origin"),
+	OPT_STRING(0, "origin", struct output_opts, origin, "NAME",
+		   "the KCIDB origin submitting it ([a-z0-9_]+)"),
 	OPT_END
 };
 
@@ -163,6 +169,14 @@ int ui_output(const struct output_opts *o, json_t *results, const char *who)
 						   out[i].append, results,
 						   who))
 			return -1;
+	if (o->kcidb) {
+		size_t len = 0;
+		char *text = kcidb_text(results, o->origin, &len);
+		int ret = ui_write(o->kcidb, text, len, 0, who);
+
+		free(text);
+		return ret;
+	}
 	return 0;
 }
 
@@ -185,6 +199,24 @@ int ui_options(int argc, char **argv, const struct opt_cmd *cmd,
 		return -1;
 	}
 	return i;
+}
+
+int ui_kcidb_usage(const char *who, const char *kcidb, const char *origin)
+{
+	const char *bad = origin ? kcidb_origin_problem(origin) : NULL;
+	char q[80];
+
+	if (kcidb && !origin)
+		fprintf(stderr, "%s: --kcidb needs --origin NAME, the CI system submitting it\n",
+			who);
+	else if (origin && !kcidb)
+		fprintf(stderr, "%s: --origin is for --kcidb FILE\n", who);
+	else if (bad)
+		fprintf(stderr, "%s: --origin %s %s\n", who,
+			str_quote(q, sizeof(q), origin), bad);
+	else
+		return 0;
+	return -1;
 }
 
 int ui_farm_load(struct farm *f, char *const *names, int n)

@@ -44,8 +44,9 @@ enum ui_group {
 	GROUP_BUILD = 1 << 2,	/* -j/--jobs, --builds */
 	GROUP_BOOT = 1 << 3,	/* --prebuilt, --accel, --result, --backend,
 				 * --append, --timeout, --boots */
-	GROUP_OUTPUT = 1 << 4,	/* --junit, --markdown, --html: output_opts,
-				 * in the command's own options */
+	GROUP_OUTPUT = 1 << 4,	/* --junit, --markdown, --html, --kcidb,
+				 * --origin: output_opts, in the command's
+				 * own options */
 };
 
 /* The groups of the command sysfarm runs: its commands[] row's. */
@@ -53,7 +54,7 @@ void ui_command(unsigned int groups);
 
 /* The output group: reports of a results file, written by ui_output(). */
 struct output_opts {
-	const char *junit, *markdown, *html;
+	const char *junit, *markdown, *html, *kcidb, *origin;
 };
 
 extern const struct opt output_options[];
@@ -81,8 +82,9 @@ int ui_report_write(int (*fn)(FILE *, json_t *), const char *path,
 		    int append, json_t *results, const char *who);
 
 /**
- * ui_output() - @results as JUnit XML, Markdown (appended) and HTML, into
- * the files @o names ('-': stdout), in that order, by ui_report_write()
+ * ui_output() - @results as JUnit XML, Markdown (appended), HTML and a
+ * KCIDB document (of @o->origin), into the files @o names ('-': stdout),
+ * in that order, by ui_write()
  *
  * Return: 0, or -1 at the first report that could not be written.
  */
@@ -105,6 +107,14 @@ int ui_output(const struct output_opts *o, json_t *results,
  */
 int ui_options(int argc, char **argv, const struct opt_cmd *cmd,
 	       void *base, struct farm *f);
+
+/**
+ * ui_kcidb_usage() - --kcidb FILE and --origin NAME go together, NAME
+ * KCIDB's origin (kcidb_origin_problem()); else says so on stderr as @who
+ *
+ * Return: 0, or -1: bad usage (SF_EXIT_USAGE).
+ */
+int ui_kcidb_usage(const char *who, const char *kcidb, const char *origin);
 
 /**
  * ui_farm_load() - farm_load(), its error reported

@@ -87,6 +87,7 @@ NAMED_PATH_FUNC(path_deb, "debs/%s")
 PATH_FUNC(path_deb_root, "root")
 PATH_FUNC(path_deb_record, "fetched.json")
 NAMED_PATH_FUNC(path_deb_tarball, "usr/src/%s.tar.xz")
+PATH_FUNC(path_patchset_sums, "patchset.sha256")
 PATH_FUNC(path_tarball_sha256, "tarball.sha256")
 
 char *path_deb_new(const char *deb)

@@ -11,7 +11,8 @@
  *   TOP/patches/series          the default series
  *   TOP/build/                  the default build directory, BUILD
  *   BUILD/.lock BUILD/ccache
- *   BUILD/sources/NAME/         a kernel source (source.h): src/, the tree
+ *   BUILD/sources/NAME/         a kernel source (source.h): src/, the tree,
+ *                               patchset.sha256 (KCIDB's patchset hash)
  *   BUILD/tree/                 sources/ and kernels/ of --kernel-src
  *   BUILD/kernels/KEY/          .config build.log sysfarm-*.stamp
  *                               sysfarm-kernel.json sysfarm-objects,
@@ -133,6 +134,8 @@ char *path_deb_record(const char *deb);		/* fetched.json: verified */
 char *path_deb_new(const char *deb);		/* DEB.new: being fetched */
 /* In a .deb's root: usr/src/PACKAGE.tar.xz, a linux-source package's */
 char *path_deb_tarball(const char *root, const char *package);
+/* In a source's directory: its series' patches' sha256s, one a line */
+char *path_patchset_sums(const char *source);	/* patchset.sha256 */
 /* In a source's directory: its tarball's sha256, by size and mtime */
 char *path_tarball_sha256(const char *source);
 

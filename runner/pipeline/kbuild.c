@@ -219,15 +219,13 @@ static int manifest_write(const struct config *c, const struct source *src,
 		goto out;
 	}
 	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)h);
-	j = json_pack("{s:s, s:s, s:s, s:{s:s, s:s, s:s, s:s}}",
+	j = json_pack("{s:s, s:s, s:s, s:o}",
 		      "key", c->key, "kernel", c->kernel, "image", c->s.image,
-		      "inputs", "source", src->version ? src->version : "",
-		      "series", src->series_hash ? src->series_hash : "",
-		      "compiler", compiler, "config", hex);
-	/* none for a user's tree: its version and series say what it is */
-	if (src->sha256)
-		json_object_set_new(json_object_get(j, "inputs"),
-				    "source_sha256", json_string(src->sha256));
+		      "inputs", source_inputs(src));
+	json_object_set_new(json_object_get(j, "inputs"), "compiler",
+			    json_string(compiler));
+	json_object_set_new(json_object_get(j, "inputs"), "config",
+			    json_string(hex));
 	ret = json_file_write(path, j, err);
 	json_decref(j);
 out:

@@ -920,6 +920,51 @@ int source_series_hash(const char *series, char **hex, struct sf_err *err)
 	return *hex ? 0 : -1;
 }
 
+json_t *source_inputs(const struct source *src)
+{
+	const char *series = src->series_hash ? src->series_hash : "";
+	json_t *in = json_pack("{s:s, s:s}",
+			       "source", src->version ? src->version : "",
+			       "series", series);
+
+	/* none for a user's tree: its version and series say what it is */
+	if (src->sha256)
+		json_object_set_new(in, "source_sha256",
+				    json_string(src->sha256));
+	return in;
+}
+
+int source_patchset_hash(const char *series, const char *sums,
+			 char hex[65], struct sf_err *err)
+{
+	struct strv patches = STRV_INIT;
+	char *text = xstrdup(""), *more;
+	int ret = -1;
+
+	hex[0] = '\0';
+	if (series_read(series, &patches, NULL, err))
+		goto out;
+	for (size_t i = 0; i < patches.n; i++) {
+		if (proc_sha256(patches.v[i], hex, err))
+			goto out;
+		more = xstrfmt("%s%s\n", text, hex);
+		free(text);
+		text = more;
+	}
+	hex[0] = '\0';
+	if (file_write_atomic(sums, text, strlen(text))) {
+		err_set(err, "cannot write '%s': %s", sums, strerror(errno));
+		goto out;
+	}
+	ret = patches.n ? proc_sha256(sums, hex, err) : 0;
+out:
+	if (ret)
+		hex[0] = '\0';
+	free(text);
+	strv_release(&patches);
+	return ret;
+}
+
 void source_release(struct source *src)
 {
 	free(src->dir);

@@ -12,6 +12,8 @@
 #ifndef SYSFARM_SOURCE_H
 #define SYSFARM_SOURCE_H
 
+#include <jansson.h>
+
 #include "lib/util.h"
 
 struct source {
@@ -37,6 +39,26 @@ struct source {
  * Return: 0 with @hex malloc'd, or -1 with @err.
  */
 int source_series_hash(const char *series, char **hex, struct sf_err *err);
+
+/*
+ * What a kernel's manifest says of its source (kbuild.h), a new object:
+ * "source" (@src's version), "series" (its hash) and, when it has one,
+ * "source_sha256".
+ */
+json_t *source_inputs(const struct source *src);
+
+/**
+ * source_patchset_hash() - the patchset hash KCIDB defines for @series:
+ * the sha256 over each patch's sha256 (hex, newline-terminated, in
+ * order), as `sha256sum *.patch | cut -c-64 | sha256sum` gives
+ * @sums: where those lines are written (path_patchset_sums()), whose
+ *	sha256 it is
+ *
+ * An empty series gives "" (KCIDB: no patches applied).
+ * Return: 0 with @hex set, or -1 with @err.
+ */
+int source_patchset_hash(const char *series, const char *sums,
+			 char hex[65], struct sf_err *err);
 
 /* A configuration's tarball when the matrix names none. */
 #define SOURCE_DEFAULT_TARBALL "/usr/src/linux-source-6.1.tar.xz"

@@ -7,6 +7,7 @@
 #include "compare/snap.h"
 #include "lib/exitcode.h"
 #include "lib/jsonfile.h"
+#include "lib/paths.h"
 #include "verify/results.h"
 
 /* [{"name": AXIS, "value": VALUE}, ...] in matrix order: the HTML grid's. */
@@ -21,14 +22,54 @@ static json_t *axes_json(const struct farm *f, const struct config *c)
 	return arr;
 }
 
-json_t *results_json(const struct farm *f, const struct golden_run *run)
+static json_t *strv_json(const struct strv *sv)
 {
 	json_t *arr = json_array();
 
+	for (size_t i = 0; i < sv->n; i++)
+		json_array_append_new(arr, json_string(sv->v[i]));
+	return arr;
+}
+
+/*
+ * KCIDB's patchset hash of each prepared source's series (source.h), once
+ * per source: NULL where none was prepared (--prebuilt: the build
+ * directory gets no source) or the hash failed (said).
+ */
+static char **patchset_hashes(const struct farm *f)
+{
+	char **hashes = xmalloc(f->nsrcs * sizeof(*hashes) + 1);
+
+	for (size_t i = 0; i < f->nsrcs; i++) {
+		const struct farm_source *fs = &f->srcs[i];
+		struct sf_err err = SF_ERR_INIT;
+		char hex[65], *sums;
+
+		hashes[i] = NULL;
+		if (fs->state <= 0 || !fs->series)
+			continue;
+		sums = path_patchset_sums(fs->root);
+		if (!source_patchset_hash(fs->series, sums, hex, &err))
+			hashes[i] = xstrdup(hex);
+		else
+			sink_error(&err);
+		free(sums);
+	}
+	return hashes;
+}
+
+json_t *results_json(const struct farm *f, const struct golden_run *run)
+{
+	json_t *arr = json_array();
+	char **patchset = patchset_hashes(f);
+
 	for (size_t s = 0; s < f->nsel; s++) {
 		const struct judgement *jd = &run->judged[s];
+		const struct config *c = &f->m.configs[f->sel[s]];
 		json_t *e = run_result_json(&run->runs[s]);
 		json_t *changed = json_array();
+		const struct farm_source *fs = farm_source(f, s);
+		const char *hash = patchset[f->src_of[s]];
 
 		for (size_t i = 0; i < jd->inputs_changed.n; i++)
 			json_array_append_new(changed,
@@ -38,10 +79,27 @@ json_t *results_json(const struct farm *f, const struct golden_run *run)
 		json_object_set_new(e, "confirmed",
 				    json_boolean(run->confirmed[s]));
 		json_object_set_new(e, "abi", abi_to_json(&jd->found));
-		json_object_set_new(e, "axes",
-				    axes_json(f, &f->m.configs[f->sel[s]]));
+		json_object_set_new(e, "axes", axes_json(f, c));
+		if (c->s.kernel_arch)
+			json_object_set_new(e, "arch",
+					    json_string(c->s.kernel_arch));
+		json_object_set_new(e, "kconfig", strv_json(&c->s.fragments));
+		json_object_set_new(e, "roots", strv_json(&c->s.roots));
+		/* a kernel not built has no manifest: its source's part */
+		if (run->runs[s].inputs)
+			json_object_set_new(e, "inputs",
+				json_deep_copy(run->runs[s].inputs));
+		else if (fs->state > 0)
+			json_object_set_new(e, "inputs",
+					    source_inputs(&fs->src));
+		if (hash)
+			json_object_set_new(e, "patchset_hash",
+					    json_string(hash));
 		json_array_append_new(arr, e);
 	}
+	for (size_t i = 0; i < f->nsrcs; i++)
+		free(patchset[i]);
+	free(patchset);
 	return json_pack("{s:o, s:o}", "configs", arr,
 			 "abi_stale", abi_to_json(&run->abi_stale));
 }
@@ -90,9 +148,27 @@ static const char *config_bad(json_t *c)
 		{ "inputs_changed", JSON_ARRAY,
 		  "\"inputs_changed\" must be an array" },
 		{ "retried", JSON_ARRAY, "\"retried\" must be an array" },
+		{ "build_seconds", JSON_REAL,
+		  "\"build_seconds\" must be a number" },
+		{ "arch", JSON_STRING, "\"arch\" must be a string" },
+		{ "kconfig", JSON_ARRAY, "\"kconfig\" must be an array" },
+		{ "roots", JSON_ARRAY, "\"roots\" must be an array" },
+		{ "inputs", JSON_OBJECT, "\"inputs\" must be an object" },
+		{ "patchset_hash", JSON_STRING,
+		  "\"patchset_hash\" must be a string" },
 	};
+	/* the arrays and objects that hold strings alone */
+	static const struct {
+		const char *key, *bad;
+	} strings[] = {
+		{ "inputs_changed", "\"inputs_changed\" must hold strings" },
+		{ "kconfig", "\"kconfig\" must hold strings" },
+		{ "roots", "\"roots\" must hold strings" },
+		{ "inputs", "\"inputs\" must hold strings" },
+	};
+	const char *key;
 	json_t *v, *in;
-	size_t i;
+	size_t i, n;
 
 	if (!json_is_object(c))
 		return "must be an object";
@@ -110,10 +186,20 @@ static const char *config_bad(json_t *c)
 	if (v && (json_number_value(v) < 0 ||
 		  json_number_value(v) > SECONDS_MAX))
 		return "\"seconds\" must be from 0 to 1e9";
-	v = json_object_get(c, "inputs_changed");
-	json_array_foreach(v, i, in)
-		if (!json_is_string(in))
-			return "\"inputs_changed\" must hold strings";
+	for (i = 0; i < ARRAY_SIZE(strings); i++) {
+		v = json_object_get(c, strings[i].key);
+		json_array_foreach(v, n, in)
+			if (!json_is_string(in))
+				return strings[i].bad;
+		json_object_foreach(v, key, in)
+			if (!json_is_string(in))
+				return strings[i].bad;
+	}
+	v = json_object_get(c, "patchset_hash");
+	if (v && json_string_length(v) &&
+	    (json_string_length(v) != 64 ||
+	     strspn(json_string_value(v), "0123456789abcdef") != 64))
+		return "\"patchset_hash\" must be \"\" or 64 lowercase hex digits";
 	v = json_object_get(c, "retried");
 	if (json_array_size(v) > ATTEMPTS_MAX)
 		return "\"retried\" must hold at most 5 verdicts";

@@ -19,10 +19,15 @@
  * A results file: {"configs": [{"config": NAME, "verdict": VERDICT,
  * "key": KEY, "message": TEXT, "seconds": N, "diff": [...],
  * "inputs_changed": ["source: A -> B", ...], "abi": [...], "axes":
- * [{"name": AXIS, "value": VALUE}, ...], "confirmed": BOOL, ...}, ...],
+ * [{"name": AXIS, "value": VALUE}, ...], "confirmed": BOOL, "arch":
+ * ARCH, "kconfig": [FRAGMENT, ...], "roots": [ROOT, ...], "inputs":
+ * {"source": ..., "series": ..., ...}, "patchset_hash": HEX, ...}, ...],
  * "abi_stale": [...]}; "diff" is what diff_to_json() makes
  * (diff_from_json() says what it refuses), "abi" what abi_to_json()
- * makes (its waived findings are not shown), "seconds" from 0 to 1e9.
+ * makes (its waived findings are not shown), "seconds" from 0 to 1e9,
+ * "inputs" the kernel's manifest's (strings; a kernel never built has
+ * none), "patchset_hash" KCIDB's of the series (source_patchset_hash():
+ * "" or 64 lowercase hex digits).
  * Only "config" and "verdict" are required; keys this version does not
  * know are ignored.
  */

@@ -12,7 +12,7 @@ matrix="--matrix --build-dir"
 source="--series --tarball --kernel-src"
 build="--jobs --builds"
 boot="--prebuilt --accel --result --backend --append --timeout --boots"
-output="--junit --markdown --html"
+output="--junit --markdown --html --kcidb --origin"
 golden="--expected --redactions --results"
 FARM_CMDS="list fetch build run shell lava-jobs check update review bisect abi
 	upgrade"
