@@ -58,23 +58,25 @@ int cmd_check(int argc, char **argv)
 	struct check_opts o = { .g.abi = 1, .g.pending = 1, .color = isatty(1) };
 	struct golden_run run;
 	struct farm f;
+	int status, doc;
 	char *html;
-	int status;
 
 	farm_init(&f);
 	f.uses_source = 1;
 	if (ui_setup(&f, argc, argv, &check_cmd, &o, &status))
 		goto out_farm;
-	if (ui_kcidb_usage("sysfarm check", o.out.kcidb, o.out.origin)) {
+	if (ui_output_usage("sysfarm check", &o.out, "--tap", o.tap)) {
 		status = SF_EXIT_USAGE;
 		goto out_farm;
 	}
 	status = golden_run(&f, &o.g, &run);
 	if (status)
 		goto out_run;
+	/* an output on stdout is all it prints there */
+	doc = ui_output_stdout(&o.out);
 	if (o.tap)
 		report_tap(stdout, run.report);
-	else
+	else if (!doc)
 		golden_print(&f, &run, o.color);
 	status = golden_status(&f, &run);
 	html = path_report_html(f.build);
@@ -82,7 +84,7 @@ int cmd_check(int argc, char **argv)
 		o.out.html = html;
 	if (ui_output(&o.out, run.report, "sysfarm"))
 		status = verdict_exit_lost(status);
-	else if (!o.tap)
+	else if (!o.tap && !doc)
 		printf("\nthe page: %s\n", o.out.html);
 	free(html);
 out_run:

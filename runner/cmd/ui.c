@@ -201,19 +201,57 @@ int ui_options(int argc, char **argv, const struct opt_cmd *cmd,
 	return i;
 }
 
-int ui_kcidb_usage(const char *who, const char *kcidb, const char *origin)
+int ui_stdout_usage(const char *who, const char *const *labels,
+		    const int *on, size_t n)
 {
-	const char *bad = origin ? kcidb_origin_problem(origin) : NULL;
+	const char *first = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!on[i])
+			continue;
+		if (first) {
+			fprintf(stderr, "%s: %s and %s both go to stdout: name a file for one\n",
+				who, first, labels[i]);
+			return -1;
+		}
+		first = labels[i];
+	}
+	return 0;
+}
+
+int ui_output_stdout(const struct output_opts *o)
+{
+	const char *paths[] = { o->junit, o->markdown, o->html, o->kcidb };
+
+	for (size_t i = 0; i < ARRAY_SIZE(paths); i++)
+		if (paths[i] && !strcmp(paths[i], "-"))
+			return 1;
+	return 0;
+}
+
+int ui_output_usage(const char *who, const struct output_opts *o,
+		    const char *own, int own_on)
+{
+	const char *labels[] = {
+		own, "--junit -", "--markdown -", "--html -", "--kcidb -",
+	};
+	const char *paths[] = { o->junit, o->markdown, o->html, o->kcidb };
+	int on[ARRAY_SIZE(labels)] = { own_on };
+	const char *bad = o->origin ? kcidb_origin_problem(o->origin) : NULL;
 	char q[80];
 
-	if (kcidb && !origin)
+	for (size_t i = 0; i < ARRAY_SIZE(paths); i++)
+		on[i + 1] = paths[i] && !strcmp(paths[i], "-");
+	if (ui_stdout_usage(who, labels, on, ARRAY_SIZE(labels)))
+		return -1;
+	if (o->kcidb && !o->origin)
 		fprintf(stderr, "%s: --kcidb needs --origin NAME, the CI system submitting it\n",
 			who);
-	else if (origin && !kcidb)
+	else if (o->origin && !o->kcidb)
 		fprintf(stderr, "%s: --origin is for --kcidb FILE\n", who);
 	else if (bad)
 		fprintf(stderr, "%s: --origin %s %s\n", who,
-			str_quote(q, sizeof(q), origin), bad);
+			str_quote(q, sizeof(q), o->origin), bad);
 	else
 		return 0;
 	return -1;

@@ -109,12 +109,34 @@ int ui_options(int argc, char **argv, const struct opt_cmd *cmd,
 	       void *base, struct farm *f);
 
 /**
- * ui_kcidb_usage() - --kcidb FILE and --origin NAME go together, NAME
+ * ui_stdout_usage() - at most one of @n outputs goes to stdout, where
+ * two would make one stream no reader can parse; else says which two
+ * on stderr as @who
+ * @labels: each output as the command line spells it ("--junit -")
+ * @on: whether each goes to stdout
+ *
+ * Return: 0, or -1: bad usage (SF_EXIT_USAGE).
+ */
+int ui_stdout_usage(const char *who, const char *const *labels,
+		    const int *on, size_t n);
+
+/**
+ * ui_output_stdout() - does one of @o's outputs go to stdout ('-')?
+ *
+ * A command then prints nothing else there (its table, its text).
+ */
+int ui_output_stdout(const struct output_opts *o);
+
+/**
+ * ui_output_usage() - @o's outputs and the command's own on stdout
+ * (@own, "--tap", when @own_on) at most one on stdout
+ * (ui_stdout_usage()); --kcidb FILE and --origin NAME go together, NAME
  * KCIDB's origin (kcidb_origin_problem()); else says so on stderr as @who
  *
  * Return: 0, or -1: bad usage (SF_EXIT_USAGE).
  */
-int ui_kcidb_usage(const char *who, const char *kcidb, const char *origin);
+int ui_output_usage(const char *who, const struct output_opts *o,
+		    const char *own, int own_on);
 
 /**
  * ui_farm_load() - farm_load(), its error reported
