@@ -65,15 +65,17 @@ int cmd_check(int argc, char **argv)
 	f.uses_source = 1;
 	if (ui_setup(&f, argc, argv, &check_cmd, &o, &status))
 		goto out_farm;
-	if (ui_output_usage("sysfarm check", &o.out, "--tap", o.tap)) {
+	/* an output on stdout is all it prints there, but --tap */
+	doc = ui_output_stdout(&o.out);
+	if (ui_output_usage("sysfarm check", &o.out,
+			    o.tap ? "--tap" : "the table on stdout",
+			    o.tap || !doc)) {
 		status = SF_EXIT_USAGE;
 		goto out_farm;
 	}
 	status = golden_run(&f, &o.g, &run);
 	if (status)
 		goto out_run;
-	/* an output on stdout is all it prints there */
-	doc = ui_output_stdout(&o.out);
 	if (o.tap)
 		report_tap(stdout, run.report);
 	else if (!doc)

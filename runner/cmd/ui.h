@@ -108,17 +108,22 @@ int ui_output(const struct output_opts *o, json_t *results,
 int ui_options(int argc, char **argv, const struct opt_cmd *cmd,
 	       void *base, struct farm *f);
 
+/* An output a command writes, for ui_outputs_usage(). */
+struct ui_out {
+	const char *opt;	/* "--junit" */
+	const char *path;	/* its FILE, '-' stdout; NULL: not asked for */
+	int own;		/* the command's own, on stdout ("--tap") */
+};
+
 /**
- * ui_stdout_usage() - at most one of @n outputs goes to stdout, where
- * two would make one stream no reader can parse; else says which two
- * on stderr as @who
- * @labels: each output as the command line spells it ("--junit -")
- * @on: whether each goes to stdout
+ * ui_outputs_usage() - no two of @n outputs go to one file: stdout
+ * twice, one name twice, two names of one regular file or pipe
+ * (/dev/stdout and '-'), where one would garble or replace the other;
+ * else says which two on stderr as @who
  *
  * Return: 0, or -1: bad usage (SF_EXIT_USAGE).
  */
-int ui_stdout_usage(const char *who, const char *const *labels,
-		    const int *on, size_t n);
+int ui_outputs_usage(const char *who, const struct ui_out *v, size_t n);
 
 /**
  * ui_output_stdout() - does one of @o's outputs go to stdout ('-')?
@@ -129,8 +134,8 @@ int ui_output_stdout(const struct output_opts *o);
 
 /**
  * ui_output_usage() - @o's outputs and the command's own on stdout
- * (@own, "--tap", when @own_on) at most one on stdout
- * (ui_stdout_usage()); --kcidb FILE and --origin NAME go together, NAME
+ * (@own, "--tap", when @own_on) each to a file of its own
+ * (ui_outputs_usage()); --kcidb FILE and --origin NAME go together, NAME
  * KCIDB's origin (kcidb_origin_problem()); else says so on stderr as @who
  *
  * Return: 0, or -1: bad usage (SF_EXIT_USAGE).

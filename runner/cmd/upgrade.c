@@ -112,7 +112,6 @@ int cmd_upgrade(int argc, char **argv)
 	struct sf_err err = SF_ERR_INIT;
 	struct upgrade u = { 0 };
 	char *goldens = NULL;
-	static const char *const stdout_labels[] = { "--json", "--markdown -" };
 	struct farm f;
 	int status, md_out;
 
@@ -121,8 +120,10 @@ int cmd_upgrade(int argc, char **argv)
 		goto out;
 	status = SF_EXIT_USAGE;
 	md_out = o.markdown && !strcmp(o.markdown, "-");
-	if (ui_stdout_usage("sysfarm upgrade", stdout_labels,
-			    (const int[]){ o.json, md_out }, 2))
+	if (ui_outputs_usage("sysfarm upgrade", (const struct ui_out[]){
+		{ o.json ? "--json" : "the text on stdout",
+		  o.json || !md_out ? "-" : NULL, 1 },
+		{ "--markdown", o.markdown, 0 } }, 2))
 		goto out;
 	if (upgrade_pairs(&u, &f, &o.rq, &err)) {
 		ui_error("sysfarm upgrade", &err);
