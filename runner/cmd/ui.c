@@ -269,17 +269,21 @@ int ui_output_stdout(const struct output_opts *o)
 }
 
 int ui_output_usage(const char *who, const struct output_opts *o,
-		    const char *own, int own_on)
+		    const struct ui_out *own, size_t nown)
 {
-	const struct ui_out out[] = {
-		{ own, own_on ? "-" : NULL, 1 }, { "--junit", o->junit, 0 },
-		{ "--markdown", o->markdown, 0 }, { "--html", o->html, 0 },
-		{ "--kcidb", o->kcidb, 0 },
+	const struct ui_out group[] = {
+		{ "--junit", o->junit, 0 }, { "--markdown", o->markdown, 0 },
+		{ "--html", o->html, 0 }, { "--kcidb", o->kcidb, 0 },
 	};
+	struct ui_out out[UI_OUT_OWN_MAX + ARRAY_SIZE(group)];
 	const char *bad = o->origin ? kcidb_origin_problem(o->origin) : NULL;
 	char q[80];
 
-	if (ui_outputs_usage(who, out, ARRAY_SIZE(out)))
+	/* the command's own first, as the messages name them */
+	nown = nown < UI_OUT_OWN_MAX ? nown : UI_OUT_OWN_MAX;
+	memcpy(out, own, nown * sizeof(*own));
+	memcpy(out + nown, group, sizeof(group));
+	if (ui_outputs_usage(who, out, nown + ARRAY_SIZE(group)))
 		return -1;
 	if (o->kcidb && !o->origin)
 		fprintf(stderr, "%s: --kcidb needs --origin NAME, the CI system submitting it\n",

@@ -132,16 +132,20 @@ int ui_outputs_usage(const char *who, const struct ui_out *v, size_t n);
  */
 int ui_output_stdout(const struct output_opts *o);
 
+/* The most outputs of its own a command gives ui_output_usage(). */
+#define UI_OUT_OWN_MAX 2
+
 /**
- * ui_output_usage() - @o's outputs and the command's own on stdout
- * (@own, "--tap", when @own_on) each to a file of its own
- * (ui_outputs_usage()); --kcidb FILE and --origin NAME go together, NAME
- * KCIDB's origin (kcidb_origin_problem()); else says so on stderr as @who
+ * ui_output_usage() - @o's outputs and the command's own @nown (up to
+ * UI_OUT_OWN_MAX: "--tap" on stdout, check's --results) each to a file
+ * of its own (ui_outputs_usage()); --kcidb FILE and --origin NAME go
+ * together, NAME KCIDB's origin (kcidb_origin_problem()); else says so
+ * on stderr as @who
  *
  * Return: 0, or -1: bad usage (SF_EXIT_USAGE).
  */
 int ui_output_usage(const char *who, const struct output_opts *o,
-		    const char *own, int own_on);
+		    const struct ui_out *own, size_t nown);
 
 /**
  * ui_farm_load() - farm_load(), its error reported
