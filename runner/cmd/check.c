@@ -58,14 +58,23 @@ int cmd_check(int argc, char **argv)
 	struct check_opts o = { .g.abi = 1, .g.pending = 1, .color = isatty(1) };
 	struct golden_run run;
 	struct farm f;
-	char *html;
-	int status;
+	char *html = NULL, *results = NULL;
+	int status, doc;
 
 	farm_init(&f);
 	f.uses_source = 1;
 	if (ui_setup(&f, argc, argv, &check_cmd, &o, &status))
 		goto out_farm;
-	if (ui_kcidb_usage("sysfarm check", o.out.kcidb, o.out.origin)) {
+	/* an output on stdout is all it prints there, but --tap */
+	doc = ui_output_stdout(&o.out);
+	html = path_report_html(f.build);
+	if (!o.out.html)
+		o.out.html = html;
+	results = o.g.results ? xstrdup(o.g.results) : path_results(f.build);
+	if (ui_output_usage("sysfarm check", &o.out, (const struct ui_out[]){
+		{ o.tap ? "--tap" : "the table on stdout",
+		  o.tap || !doc ? "-" : NULL, 1 },
+		{ "--results", results, 0 } }, 2)) {
 		status = SF_EXIT_USAGE;
 		goto out_farm;
 	}
@@ -74,20 +83,18 @@ int cmd_check(int argc, char **argv)
 		goto out_run;
 	if (o.tap)
 		report_tap(stdout, run.report);
-	else
+	else if (!doc)
 		golden_print(&f, &run, o.color);
 	status = golden_status(&f, &run);
-	html = path_report_html(f.build);
-	if (!o.out.html)
-		o.out.html = html;
 	if (ui_output(&o.out, run.report, "sysfarm"))
 		status = verdict_exit_lost(status);
-	else if (!o.tap)
+	else if (!o.tap && !doc)
 		printf("\nthe page: %s\n", o.out.html);
-	free(html);
 out_run:
 	golden_release(&f, &run);
 out_farm:
+	free(results);
+	free(html);
 	farm_release(&f);
 	return status;
 }

@@ -38,7 +38,8 @@ int cmd_report(int argc, char **argv)
 	i = ui_options(argc, argv, &report_cmd, &o, NULL);
 	if (i <= 0)
 		return i ? SF_EXIT_USAGE : SF_EXIT_OK;
-	if (ui_kcidb_usage("sysfarm report", o.out.kcidb, o.out.origin))
+	if (ui_output_usage("sysfarm report", &o.out, (const struct ui_out[]){
+		{ "--tap", o.tap ? "-" : NULL, 1 } }, 1))
 		return SF_EXIT_USAGE;
 	if (results_load(argv[i], &results, &err)) {
 		ui_error("sysfarm report", &err);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd/ui.h"
@@ -201,19 +202,97 @@ int ui_options(int argc, char **argv, const struct opt_cmd *cmd,
 	return i;
 }
 
-int ui_kcidb_usage(const char *who, const char *kcidb, const char *origin)
+/* stat() of @path, '-' stdout's. Return: 0, or -1 (errno set). */
+static int out_stat(const char *path, struct stat *st)
 {
-	const char *bad = origin ? kcidb_origin_problem(origin) : NULL;
+	return strcmp(path, "-") ? stat(path, st) : fstat(STDOUT_FILENO, st);
+}
+
+/*
+ * Would @a and @b, two outputs' FILEs, end up in one file (a regular
+ * file, a pipe, stdout twice)? A character device (/dev/null, a
+ * terminal) is not counted: writes there do not undo each other.
+ */
+static int out_same(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	int ra = out_stat(a, &sa), rb = out_stat(b, &sb);
+
+	if ((!ra && S_ISCHR(sa.st_mode)) || (!rb && S_ISCHR(sb.st_mode)))
+		return 0;
+	if (!strcmp(a, b))
+		return 1;
+	return !ra && !rb && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* "--junit 'x'", "--junit -", or "--tap" (its own output, no FILE) */
+static char *out_label(char *buf, size_t size, const struct ui_out *o)
+{
 	char q[80];
 
-	if (kcidb && !origin)
+	if (o->own)
+		snprintf(buf, size, "%s", o->opt);
+	else
+		snprintf(buf, size, "%s %s", o->opt, strcmp(o->path, "-") ?
+			 str_quote(q, sizeof(q), o->path) : "-");
+	return buf;
+}
+
+int ui_outputs_usage(const char *who, const struct ui_out *v, size_t n)
+{
+	char la[128], lb[128];
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; v[i].path && j < n; j++) {
+			const char *a = v[i].path, *b = v[j].path;
+
+			if (!b || !out_same(a, b))
+				continue;
+			fprintf(stderr, "%s: %s and %s both write to %s: name another file for one\n",
+				who, out_label(la, sizeof(la), &v[i]),
+				out_label(lb, sizeof(lb), &v[j]),
+				!strcmp(a, "-") || !strcmp(b, "-") ? "stdout" :
+				"one file");
+			return -1;
+		}
+	return 0;
+}
+
+int ui_output_stdout(const struct output_opts *o)
+{
+	const char *paths[] = { o->junit, o->markdown, o->html, o->kcidb };
+
+	for (size_t i = 0; i < ARRAY_SIZE(paths); i++)
+		if (paths[i] && !strcmp(paths[i], "-"))
+			return 1;
+	return 0;
+}
+
+int ui_output_usage(const char *who, const struct output_opts *o,
+		    const struct ui_out *own, size_t nown)
+{
+	const struct ui_out group[] = {
+		{ "--junit", o->junit, 0 }, { "--markdown", o->markdown, 0 },
+		{ "--html", o->html, 0 }, { "--kcidb", o->kcidb, 0 },
+	};
+	struct ui_out out[UI_OUT_OWN_MAX + ARRAY_SIZE(group)];
+	const char *bad = o->origin ? kcidb_origin_problem(o->origin) : NULL;
+	char q[80];
+
+	/* the command's own first, as the messages name them */
+	nown = nown < UI_OUT_OWN_MAX ? nown : UI_OUT_OWN_MAX;
+	memcpy(out, own, nown * sizeof(*own));
+	memcpy(out + nown, group, sizeof(group));
+	if (ui_outputs_usage(who, out, nown + ARRAY_SIZE(group)))
+		return -1;
+	if (o->kcidb && !o->origin)
 		fprintf(stderr, "%s: --kcidb needs --origin NAME, the CI system submitting it\n",
 			who);
-	else if (origin && !kcidb)
+	else if (o->origin && !o->kcidb)
 		fprintf(stderr, "%s: --origin is for --kcidb FILE\n", who);
 	else if (bad)
 		fprintf(stderr, "%s: --origin %s %s\n", who,
-			str_quote(q, sizeof(q), origin), bad);
+			str_quote(q, sizeof(q), o->origin), bad);
 	else
 		return 0;
 	return -1;

@@ -108,13 +108,44 @@ int ui_output(const struct output_opts *o, json_t *results,
 int ui_options(int argc, char **argv, const struct opt_cmd *cmd,
 	       void *base, struct farm *f);
 
+/* An output a command writes, for ui_outputs_usage(). */
+struct ui_out {
+	const char *opt;	/* "--junit" */
+	const char *path;	/* its FILE, '-' stdout; NULL: not asked for */
+	int own;		/* the command's own, on stdout ("--tap") */
+};
+
 /**
- * ui_kcidb_usage() - --kcidb FILE and --origin NAME go together, NAME
- * KCIDB's origin (kcidb_origin_problem()); else says so on stderr as @who
+ * ui_outputs_usage() - no two of @n outputs go to one file: stdout
+ * twice, one name twice, two names of one regular file or pipe
+ * (/dev/stdout and '-'), where one would garble or replace the other;
+ * else says which two on stderr as @who
  *
  * Return: 0, or -1: bad usage (SF_EXIT_USAGE).
  */
-int ui_kcidb_usage(const char *who, const char *kcidb, const char *origin);
+int ui_outputs_usage(const char *who, const struct ui_out *v, size_t n);
+
+/**
+ * ui_output_stdout() - does one of @o's outputs go to stdout ('-')?
+ *
+ * A command then prints nothing else there (its table, its text).
+ */
+int ui_output_stdout(const struct output_opts *o);
+
+/* The most outputs of its own a command gives ui_output_usage(). */
+#define UI_OUT_OWN_MAX 2
+
+/**
+ * ui_output_usage() - @o's outputs and the command's own @nown (up to
+ * UI_OUT_OWN_MAX: "--tap" on stdout, check's --results) each to a file
+ * of its own (ui_outputs_usage()); --kcidb FILE and --origin NAME go
+ * together, NAME KCIDB's origin (kcidb_origin_problem()); else says so
+ * on stderr as @who
+ *
+ * Return: 0, or -1: bad usage (SF_EXIT_USAGE).
+ */
+int ui_output_usage(const char *who, const struct output_opts *o,
+		    const struct ui_out *own, size_t nown);
 
 /**
  * ui_farm_load() - farm_load(), its error reported

@@ -22,7 +22,8 @@ static const char about[] =
 	"the pairs it is in. By default each value of the axis to the next;\n"
 	"CONFIG restricts to the pairs from or to it. The review goes to\n"
 	"stdout as text (--json: JSON); --markdown FILE also appends it to\n"
-	"FILE as Markdown. Under a file's entry (or a probe's of a file),\n"
+	"FILE as Markdown ('-': instead of the text). Under a file's entry\n"
+	"(or a probe's of a file),\n"
 	"where each side's source tree (BUILD/sources/NAME/src, when\n"
 	"prepared) defines its attribute: the one attribute macro of its\n"
 	"name (__ATTR(NAME, ...), DEVICE_ATTR_RW(NAME), ...) in the files its\n"
@@ -112,12 +113,18 @@ int cmd_upgrade(int argc, char **argv)
 	struct upgrade u = { 0 };
 	char *goldens = NULL;
 	struct farm f;
-	int status;
+	int status, md_out;
 
 	farm_init(&f);
 	if (ui_setup(&f, argc, argv, &upgrade_cmd, &o, &status))
 		goto out;
 	status = SF_EXIT_USAGE;
+	md_out = o.markdown && !strcmp(o.markdown, "-");
+	if (ui_outputs_usage("sysfarm upgrade", (const struct ui_out[]){
+		{ o.json ? "--json" : "the text on stdout",
+		  o.json || !md_out ? "-" : NULL, 1 },
+		{ "--markdown", o.markdown, 0 } }, 2))
+		goto out;
 	if (upgrade_pairs(&u, &f, &o.rq, &err)) {
 		ui_error("sysfarm upgrade", &err);
 		goto out;
@@ -138,7 +145,8 @@ int cmd_upgrade(int argc, char **argv)
 		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
 		putchar('\n');
 		json_decref(j);
-	} else {
+	} else if (!md_out) {
+		/* --markdown -: the review on stdout is the Markdown one */
 		upgrade_print(stdout, &u, 0);
 	}
 	if (o.markdown && markdown_write(o.markdown, &u))
