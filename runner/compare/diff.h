@@ -221,7 +221,9 @@ json_t *diff_to_json(const struct diff *d);
  * "allowed" reason on a change that is not an addition unless it has an
  * "abi_status" (a status rule allowed it), an "abi_status" that is not a
  * status's name, "entries" in a fold's member, a "renamed" change without
- * them. "class", "allowed", "subject", "abi_status" and "entries" are
+ * them, a fold of none, or one holding a change it cannot stand for (a
+ * subtree's not of its kind or outside its path, a rename's removal
+ * outside its old directory). "class", "allowed", "subject", "abi_status" and "entries" are
  * optional (results files of older versions).
  *
  * Return: 0, or -1 with @err set ("WHAT[3]: unknown kind 'x'").
