@@ -727,13 +727,28 @@ static char *what_glob(const char *w, size_t len)
 	return g;
 }
 
-/* Parses @buf's What: entries; a group's text runs to the next group. */
+/* The What: entries [@first, @n) share the text from @text to @end. */
+static void group_close(struct what *v, size_t first, size_t n,
+			const char *text, const char *end)
+{
+	for (size_t i = first; i < n; i++) {
+		v[i].text = text;
+		v[i].len = (size_t)(end - text);
+	}
+}
+
+/*
+ * Parses @buf's What: entries; a group's text runs from its last What:
+ * line to the next group. Each entry is set once: a document of 100,000
+ * What: lines in a row stays linear.
+ */
 static size_t whats_parse(char *buf, struct what **out)
 {
 	struct what *v = NULL;
-	size_t n = 0, group = 0;
+	size_t n = 0, alloc = 0, group = 0;
 	int in_whats = 0;
 	char *line = buf;
+	const char *text = buf;
 
 	while (*line) {
 		char *eol = strchr(line, '\n');
@@ -744,26 +759,28 @@ static size_t whats_parse(char *buf, struct what **out)
 			size_t wl;
 
 			/* a What: after text opens a new group */
-			for (; !in_whats && group < n; group++)
-				v[group].len = (size_t)(line - v[group].text);
+			if (!in_whats) {
+				group_close(v, group, n, text, line);
+				group = n;
+			}
 			w += strspn(w, " \t");
 			wl = strcspn(w, " \t\n");
-			v = xrealloc(v, (n + 1) * sizeof(*v));
+			if (n == alloc) {
+				alloc = alloc ? 2 * alloc : 16;
+				v = xrealloc(v, alloc * sizeof(*v));
+			}
 			v[n++] = (struct what){
 				.glob = what_glob(w, wl),
 				.dir = wl && w[wl - 1] == '/',
-				.text = line + len,
 			};
-			for (size_t i = group; i < n; i++)
-				v[i].text = line + len;
+			text = line + len;
 			in_whats = 1;
 		} else {
 			in_whats = 0;
 		}
 		line += len + (eol != NULL);
 	}
-	for (; group < n; group++)
-		v[group].len = (size_t)(line - v[group].text);
+	group_close(v, group, n, text, line);
 	*out = v;
 	return n;
 }
