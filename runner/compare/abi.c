@@ -835,6 +835,14 @@ static int what_covers(const struct what *w, const char *path)
 	return ok;
 }
 
+/* Is the real path @real inside @root (a tree's real path)? */
+static int real_inside(const char *real, const char *root)
+{
+	size_t n = strcmp(root, "/") ? strlen(root) : 0;
+
+	return !strncmp(real, root, n) && real[n] == '/';
+}
+
 /*
  * @root is the tree's real path: a source is read through its real path
  * too, and only when that stays inside the tree, so that a link in the
@@ -845,12 +853,11 @@ static void row_documented(const struct abi_table *t, const struct abi_row *r,
 {
 	char *file = xstrfmt("%s/%s", root, r->source);
 	char *real = realpath(file, NULL), *buf = NULL;
-	size_t rootlen = strcmp(root, "/") ? strlen(root) : 0;
 	struct what *whats = NULL;
 	size_t n = 0;
 	int found = 0;
 
-	if (real && (strncmp(real, root, rootlen) || real[rootlen] != '/')) {
+	if (real && !real_inside(real, root)) {
 		finding_add(out, ABI_STALE, r->path, r,
 			    xstrfmt("%s:%zu cites %s, which leads outside the kernel tree, to '%s'",
 				    t->path, r->line, r->source, real));
@@ -920,9 +927,13 @@ static const enum diff_abi doc_dirs[] = {
 	DIFF_ABI_STABLE, DIFF_ABI_TESTING, DIFF_ABI_OBSOLETE, DIFF_ABI_REMOVED,
 };
 
-/* The What: entries of the regular file @path, into @docs. */
-static void docs_read(struct abi_docs *docs, const char *path,
-		      enum diff_abi status)
+/*
+ * The What: entries of @path, into @docs, when it is a regular file (a
+ * link, a FIFO is none). Return: 0, or -1 with @err set when it is too
+ * large (INPUT_MAX_TEXT) or cannot be read.
+ */
+static int docs_read(struct abi_docs *docs, const char *path,
+		     enum diff_abi status, struct sf_err *err)
 {
 	struct what *whats;
 	struct stat st;
@@ -930,10 +941,10 @@ static void docs_read(struct abi_docs *docs, const char *path,
 	char *buf;
 
 	if (lstat(path, &st) || !S_ISREG(st.st_mode))
-		return;
-	buf = file_read(path, NULL);
+		return 0;
+	buf = input_read(path, INPUT_MAX_TEXT, NULL, err);
 	if (!buf)
-		return;
+		return -1;
 	docs->texts = xrealloc(docs->texts,
 			       (docs->ntexts + 1) * sizeof(*docs->texts));
 	docs->texts[docs->ntexts++] = buf;
@@ -945,39 +956,68 @@ static void docs_read(struct abi_docs *docs, const char *path,
 			.lit = strcspn(whats[i].glob, "*?[\\"),
 		};
 	free(whats);
+	return 0;
+}
+
+/* Is @dir's real path inside @root's (itself real)? A missing @dir is. */
+static int dir_inside(const char *dir, const char *root)
+{
+	char *real = realpath(dir, NULL);
+	int inside = !real || real_inside(real, root);
+
+	free(real);
+	return inside;
+}
+
+/* The documents of directory @dir, status @status, into @docs. */
+static int docs_dir(struct abi_docs *docs, const char *dir,
+		    enum diff_abi status, struct sf_err *err)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, NULL, alphasort), ret = 0;
+
+	for (int k = 0; k < n; k++) {
+		char *path = xstrfmt("%s/%s", dir, names[k]->d_name);
+
+		if (!ret && names[k]->d_name[0] != '.')
+			ret = docs_read(docs, path, status, err);
+		free(path);
+		free(names[k]);
+	}
+	if (n >= 0)
+		free(names);
+	return ret;
 }
 
 int abi_docs_load(struct abi_docs *docs, const char *tree,
 		  struct sf_err *err)
 {
 	char *abi = xstrfmt("%s/Documentation/ABI", tree);
+	char *root = realpath(tree, NULL);
 	int ret = 0;
 
 	*docs = (struct abi_docs)ABI_DOCS_INIT;
-	if (!path_exists(abi)) {
+	if (!root || !path_exists(abi)) {
 		ret = err_set(err, "%s: no Documentation/ABI to read What: entries from",
 			      tree);
 		goto out;
 	}
-	for (size_t d = 0; d < ARRAY_SIZE(doc_dirs); d++) {
+	for (size_t d = 0; !ret && d < ARRAY_SIZE(doc_dirs); d++) {
 		char *dir = xstrfmt("%s/%s", abi,
 				    diff_abi_name(doc_dirs[d]));
-		struct dirent **names;
-		int n = scandir(dir, &names, NULL, alphasort);
 
-		for (int k = 0; k < n; k++) {
-			char *path = xstrfmt("%s/%s", dir, names[k]->d_name);
-
-			if (names[k]->d_name[0] != '.')
-				docs_read(docs, path, doc_dirs[d]);
-			free(path);
-			free(names[k]);
-		}
-		if (n >= 0)
-			free(names);
+		/* as row_documented(): nothing outside the tree is read */
+		if (!dir_inside(dir, root))
+			ret = err_set(err, "%s: leads outside the kernel tree",
+				      dir);
+		else
+			ret = docs_dir(docs, dir, doc_dirs[d], err);
 		free(dir);
 	}
+	if (ret)
+		abi_docs_release(docs);
 out:
+	free(root);
 	free(abi);
 	return ret;
 }
