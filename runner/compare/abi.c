@@ -835,14 +835,6 @@ static int what_covers(const struct what *w, const char *path)
 	return ok;
 }
 
-/* Is the real path @real inside @root (a tree's real path)? */
-static int real_inside(const char *real, const char *root)
-{
-	size_t n = strcmp(root, "/") ? strlen(root) : 0;
-
-	return !strncmp(real, root, n) && real[n] == '/';
-}
-
 /*
  * @root is the tree's real path: a source is read through its real path
  * too, and only when that stays inside the tree, so that a link in the
@@ -857,7 +849,7 @@ static void row_documented(const struct abi_table *t, const struct abi_row *r,
 	size_t n = 0;
 	int found = 0;
 
-	if (real && !real_inside(real, root)) {
+	if (real && !path_inside(real, root)) {
 		finding_add(out, ABI_STALE, r->path, r,
 			    xstrfmt("%s:%zu cites %s, which leads outside the kernel tree, to '%s'",
 				    t->path, r->line, r->source, real));
@@ -963,7 +955,7 @@ static int docs_read(struct abi_docs *docs, const char *path,
 static int dir_inside(const char *dir, const char *root)
 {
 	char *real = realpath(dir, NULL);
-	int inside = !real || real_inside(real, root);
+	int inside = !real || path_inside(real, root);
 
 	free(real);
 	return inside;
