@@ -160,8 +160,10 @@ enum {
  *
  * Subtrees: a directory removed or added with anything under it is one
  * change of its kind, path "P/", text "dir, N entries" (N under it;
- * ", K allowed" when only some are), allowed (their reasons, each once)
- * when all of them are.
+ * ", K allowed" when only some are).
+ *
+ * A fold is allowed (their reasons, each once) when all its members are,
+ * so that diff_summary() counts it as diff_count() does.
  */
 void diff_fold(struct diff *d, unsigned int what);
 
