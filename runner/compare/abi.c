@@ -821,7 +821,13 @@ static int text_names(const char *text, size_t len, const char *name)
 	return 0;
 }
 
-static int what_covers(const struct what *w, const char *path)
+/*
+ * Does @w cover @path? @unnamed is the last text found not to name the
+ * path's base (NULL at first): a group's What: entries share theirs, so
+ * that 2,000 of them over a text of 4 MiB read it once, not 2,000 times.
+ */
+static int what_covers(const struct what *w, const char *path,
+		       const char **unnamed)
 {
 	const char *base = strrchr(path, '/') + 1;
 	char *under;
@@ -830,9 +836,13 @@ static int what_covers(const struct what *w, const char *path)
 	if (!w->dir)
 		return !fnmatch(w->glob, path, 0);
 	under = xstrfmt("%s*", w->glob);
-	ok = !fnmatch(under, path, 0) && text_names(w->text, w->len, base);
+	ok = !fnmatch(under, path, 0);
 	free(under);
-	return ok;
+	if (!ok || w->text == *unnamed)
+		return 0;
+	if (!text_names(w->text, w->len, base))
+		*unnamed = w->text;
+	return *unnamed != w->text;
 }
 
 /*
@@ -846,6 +856,7 @@ static void row_documented(const struct abi_table *t, const struct abi_row *r,
 	char *file = xstrfmt("%s/%s", root, r->source);
 	char *real = realpath(file, NULL), *buf = NULL;
 	struct what *whats = NULL;
+	const char *unnamed = NULL;
 	size_t n = 0;
 	int found = 0;
 
@@ -864,7 +875,7 @@ static void row_documented(const struct abi_table *t, const struct abi_row *r,
 	}
 	n = whats_parse(buf, &whats);
 	for (size_t i = 0; i < n && !found; i++)
-		found = what_covers(&whats[i], r->path);
+		found = what_covers(&whats[i], r->path, &unnamed);
 	if (!found)
 		finding_add(out, ABI_STALE, r->path, r,
 			    xstrfmt("%s:%zu cites %s, no What: entry there matches",
@@ -1017,6 +1028,7 @@ out:
 enum diff_abi abi_docs_status(const struct abi_docs *docs, const char *path)
 {
 	enum diff_abi st = DIFF_ABI_UNDOCUMENTED;
+	const char *unnamed = NULL;
 	char *sys;
 
 	if (!docs)
@@ -1028,7 +1040,7 @@ enum diff_abi abi_docs_status(const struct abi_docs *docs, const char *path)
 		const struct abi_what *a = &docs->v[i];
 
 		if (!strncmp(a->w.glob, sys, a->lit) &&
-		    what_covers(&a->w, sys)) {
+		    what_covers(&a->w, sys, &unnamed)) {
 			st = a->status;
 			break;
 		}
