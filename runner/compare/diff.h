@@ -175,8 +175,9 @@ int diff_cmp(const struct diff *a, const struct diff *b);
 
 /*
  * What a rename says of its members: "8 entries; base \"1023\" ->
- * \"512\"" (the entries of the old directory; the numbers of @c's two
- * names). Return: a malloc'd string.
+ * \"512\"" (the entries of the old directory; the files whose values
+ * changed, three named, then "..."; the numbers of @c's two names).
+ * Return: a malloc'd string.
  */
 char *diff_renamed_detail(const struct diff_change *c);
 

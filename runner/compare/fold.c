@@ -582,26 +582,31 @@ void diff_fold(struct diff *d, unsigned int what)
 char *diff_renamed_detail(const struct diff_change *c)
 {
 	const struct diff *m = c->members;
-	size_t nr = 0, np = strlen(c->path);
+	size_t nr = 0, np = strlen(c->path), shown = 0, len;
 	char *names = NULL, *from, *to, *s;
+	FILE *out = xmemstream(&names, &len);
 
 	while (nr < m->n && m->v[nr].kind == DIFF_REMOVED)
 		nr++;
 	for (size_t k = 0; k < nr && nr + k < m->n; k++) {
 		const struct diff_change *x = &m->v[k], *y = &m->v[nr + k];
 		const char *rel = x->path + np;
-		char *more;
 
 		if (strncmp(x->old, "file ", 5) || !y->new ||
 		    !strcmp(x->old, y->new))
 			continue;
 		rel += *rel == '/';
-		more = names ? xstrfmt("%s, %s", names, rel) : xstrdup(rel);
-		free(names);
-		names = more;
+		/* three named, as where an attribute comes from */
+		if (shown++ < 3)
+			fprintf(out, "%s%s", shown > 1 ? ", " : "", rel);
+		else if (shown == 4)
+			fputs(", ...", out);
 	}
-	if (!names)
+	fclose(out);
+	if (!shown) {
+		free(names);
 		return xstrfmt("%zu entr%s", nr, nr == 1 ? "y" : "ies");
+	}
 	from = number_of(c->old);
 	to = number_of(c->new);
 	s = xstrfmt("%zu entr%s; %s \"%s\" -> \"%s\"", nr,
