@@ -243,6 +243,15 @@ static int policy_parse(struct yaml_file *tf, yaml_node_t *n,
 	r->line = n->start_mark.line + 1;
 	if (yaml_file_map(tf, n, &policy_map, r))
 		return -2;
+	/* one reason a status and class: a second would never be given */
+	for (size_t i = 0; i + 1 < t->npolicy; i++)
+		for (int c = 0; c < DIFF_CLASS_NR; c++)
+			if (t->policy[i].status == r->status &&
+			    t->policy[i].allow[c] && r->allow[c])
+				return yaml_file_bad(tf, n, "the status rule at line %zu allows '%s' of '%s' already",
+						     t->policy[i].line,
+						     class_keys[c],
+						     diff_abi_name(r->status));
 	for (int c = 0; c < DIFF_CLASS_NR; c++)
 		if (r->allow[c])
 			return 0;
