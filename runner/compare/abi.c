@@ -243,6 +243,15 @@ static int policy_parse(struct yaml_file *tf, yaml_node_t *n,
 	r->line = n->start_mark.line + 1;
 	if (yaml_file_map(tf, n, &policy_map, r))
 		return -2;
+	/* one reason a status and class: a second would never be given */
+	for (size_t i = 0; i + 1 < t->npolicy; i++)
+		for (int c = 0; c < DIFF_CLASS_NR; c++)
+			if (t->policy[i].status == r->status &&
+			    t->policy[i].allow[c] && r->allow[c])
+				return yaml_file_bad(tf, n, "the status rule at line %zu allows '%s' of '%s' already",
+						     t->policy[i].line,
+						     class_keys[c],
+						     diff_abi_name(r->status));
 	for (int c = 0; c < DIFF_CLASS_NR; c++)
 		if (r->allow[c])
 			return 0;
@@ -727,13 +736,28 @@ static char *what_glob(const char *w, size_t len)
 	return g;
 }
 
-/* Parses @buf's What: entries; a group's text runs to the next group. */
+/* The What: entries [@first, @n) share the text from @text to @end. */
+static void group_close(struct what *v, size_t first, size_t n,
+			const char *text, const char *end)
+{
+	for (size_t i = first; i < n; i++) {
+		v[i].text = text;
+		v[i].len = (size_t)(end - text);
+	}
+}
+
+/*
+ * Parses @buf's What: entries; a group's text runs from its last What:
+ * line to the next group. Each entry is set once: a document of 100,000
+ * What: lines in a row stays linear.
+ */
 static size_t whats_parse(char *buf, struct what **out)
 {
 	struct what *v = NULL;
-	size_t n = 0, group = 0;
+	size_t n = 0, alloc = 0, group = 0;
 	int in_whats = 0;
 	char *line = buf;
+	const char *text = buf;
 
 	while (*line) {
 		char *eol = strchr(line, '\n');
@@ -744,26 +768,28 @@ static size_t whats_parse(char *buf, struct what **out)
 			size_t wl;
 
 			/* a What: after text opens a new group */
-			for (; !in_whats && group < n; group++)
-				v[group].len = (size_t)(line - v[group].text);
+			if (!in_whats) {
+				group_close(v, group, n, text, line);
+				group = n;
+			}
 			w += strspn(w, " \t");
 			wl = strcspn(w, " \t\n");
-			v = xrealloc(v, (n + 1) * sizeof(*v));
+			if (n == alloc) {
+				alloc = alloc ? 2 * alloc : 16;
+				v = xrealloc(v, alloc * sizeof(*v));
+			}
 			v[n++] = (struct what){
 				.glob = what_glob(w, wl),
 				.dir = wl && w[wl - 1] == '/',
-				.text = line + len,
 			};
-			for (size_t i = group; i < n; i++)
-				v[i].text = line + len;
+			text = line + len;
 			in_whats = 1;
 		} else {
 			in_whats = 0;
 		}
 		line += len + (eol != NULL);
 	}
-	for (; group < n; group++)
-		v[group].len = (size_t)(line - v[group].text);
+	group_close(v, group, n, text, line);
 	*out = v;
 	return n;
 }
@@ -804,7 +830,13 @@ static int text_names(const char *text, size_t len, const char *name)
 	return 0;
 }
 
-static int what_covers(const struct what *w, const char *path)
+/*
+ * Does @w cover @path? @unnamed is the last text found not to name the
+ * path's base (NULL at first): a group's What: entries share theirs, so
+ * that 2,000 of them over a text of 4 MiB read it once, not 2,000 times.
+ */
+static int what_covers(const struct what *w, const char *path,
+		       const char **unnamed)
 {
 	const char *base = strrchr(path, '/') + 1;
 	char *under;
@@ -813,9 +845,13 @@ static int what_covers(const struct what *w, const char *path)
 	if (!w->dir)
 		return !fnmatch(w->glob, path, 0);
 	under = xstrfmt("%s*", w->glob);
-	ok = !fnmatch(under, path, 0) && text_names(w->text, w->len, base);
+	ok = !fnmatch(under, path, 0);
 	free(under);
-	return ok;
+	if (!ok || w->text == *unnamed)
+		return 0;
+	if (!text_names(w->text, w->len, base))
+		*unnamed = w->text;
+	return *unnamed != w->text;
 }
 
 /*
@@ -828,12 +864,12 @@ static void row_documented(const struct abi_table *t, const struct abi_row *r,
 {
 	char *file = xstrfmt("%s/%s", root, r->source);
 	char *real = realpath(file, NULL), *buf = NULL;
-	size_t rootlen = strcmp(root, "/") ? strlen(root) : 0;
 	struct what *whats = NULL;
+	const char *unnamed = NULL;
 	size_t n = 0;
 	int found = 0;
 
-	if (real && (strncmp(real, root, rootlen) || real[rootlen] != '/')) {
+	if (real && !path_inside(real, root)) {
 		finding_add(out, ABI_STALE, r->path, r,
 			    xstrfmt("%s:%zu cites %s, which leads outside the kernel tree, to '%s'",
 				    t->path, r->line, r->source, real));
@@ -848,7 +884,7 @@ static void row_documented(const struct abi_table *t, const struct abi_row *r,
 	}
 	n = whats_parse(buf, &whats);
 	for (size_t i = 0; i < n && !found; i++)
-		found = what_covers(&whats[i], r->path);
+		found = what_covers(&whats[i], r->path, &unnamed);
 	if (!found)
 		finding_add(out, ABI_STALE, r->path, r,
 			    xstrfmt("%s:%zu cites %s, no What: entry there matches",
@@ -903,9 +939,13 @@ static const enum diff_abi doc_dirs[] = {
 	DIFF_ABI_STABLE, DIFF_ABI_TESTING, DIFF_ABI_OBSOLETE, DIFF_ABI_REMOVED,
 };
 
-/* The What: entries of the regular file @path, into @docs. */
-static void docs_read(struct abi_docs *docs, const char *path,
-		      enum diff_abi status)
+/*
+ * The What: entries of @path, into @docs, when it is a regular file (a
+ * link, a FIFO is none). Return: 0, or -1 with @err set when it is too
+ * large (INPUT_MAX_TEXT) or cannot be read.
+ */
+static int docs_read(struct abi_docs *docs, const char *path,
+		     enum diff_abi status, struct sf_err *err)
 {
 	struct what *whats;
 	struct stat st;
@@ -913,10 +953,10 @@ static void docs_read(struct abi_docs *docs, const char *path,
 	char *buf;
 
 	if (lstat(path, &st) || !S_ISREG(st.st_mode))
-		return;
-	buf = file_read(path, NULL);
+		return 0;
+	buf = input_read(path, INPUT_MAX_TEXT, NULL, err);
 	if (!buf)
-		return;
+		return -1;
 	docs->texts = xrealloc(docs->texts,
 			       (docs->ntexts + 1) * sizeof(*docs->texts));
 	docs->texts[docs->ntexts++] = buf;
@@ -928,39 +968,68 @@ static void docs_read(struct abi_docs *docs, const char *path,
 			.lit = strcspn(whats[i].glob, "*?[\\"),
 		};
 	free(whats);
+	return 0;
+}
+
+/* Is @dir's real path inside @root's (itself real)? A missing @dir is. */
+static int dir_inside(const char *dir, const char *root)
+{
+	char *real = realpath(dir, NULL);
+	int inside = !real || path_inside(real, root);
+
+	free(real);
+	return inside;
+}
+
+/* The documents of directory @dir, status @status, into @docs. */
+static int docs_dir(struct abi_docs *docs, const char *dir,
+		    enum diff_abi status, struct sf_err *err)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, NULL, alphasort), ret = 0;
+
+	for (int k = 0; k < n; k++) {
+		char *path = xstrfmt("%s/%s", dir, names[k]->d_name);
+
+		if (!ret && names[k]->d_name[0] != '.')
+			ret = docs_read(docs, path, status, err);
+		free(path);
+		free(names[k]);
+	}
+	if (n >= 0)
+		free(names);
+	return ret;
 }
 
 int abi_docs_load(struct abi_docs *docs, const char *tree,
 		  struct sf_err *err)
 {
 	char *abi = xstrfmt("%s/Documentation/ABI", tree);
+	char *root = realpath(tree, NULL);
 	int ret = 0;
 
 	*docs = (struct abi_docs)ABI_DOCS_INIT;
-	if (!path_exists(abi)) {
+	if (!root || !path_exists(abi)) {
 		ret = err_set(err, "%s: no Documentation/ABI to read What: entries from",
 			      tree);
 		goto out;
 	}
-	for (size_t d = 0; d < ARRAY_SIZE(doc_dirs); d++) {
+	for (size_t d = 0; !ret && d < ARRAY_SIZE(doc_dirs); d++) {
 		char *dir = xstrfmt("%s/%s", abi,
 				    diff_abi_name(doc_dirs[d]));
-		struct dirent **names;
-		int n = scandir(dir, &names, NULL, alphasort);
 
-		for (int k = 0; k < n; k++) {
-			char *path = xstrfmt("%s/%s", dir, names[k]->d_name);
-
-			if (names[k]->d_name[0] != '.')
-				docs_read(docs, path, doc_dirs[d]);
-			free(path);
-			free(names[k]);
-		}
-		if (n >= 0)
-			free(names);
+		/* as row_documented(): nothing outside the tree is read */
+		if (!dir_inside(dir, root))
+			ret = err_set(err, "%s: leads outside the kernel tree",
+				      dir);
+		else
+			ret = docs_dir(docs, dir, doc_dirs[d], err);
 		free(dir);
 	}
+	if (ret)
+		abi_docs_release(docs);
 out:
+	free(root);
 	free(abi);
 	return ret;
 }
@@ -968,6 +1037,7 @@ out:
 enum diff_abi abi_docs_status(const struct abi_docs *docs, const char *path)
 {
 	enum diff_abi st = DIFF_ABI_UNDOCUMENTED;
+	const char *unnamed = NULL;
 	char *sys;
 
 	if (!docs)
@@ -979,7 +1049,7 @@ enum diff_abi abi_docs_status(const struct abi_docs *docs, const char *path)
 		const struct abi_what *a = &docs->v[i];
 
 		if (!strncmp(a->w.glob, sys, a->lit) &&
-		    what_covers(&a->w, sys)) {
+		    what_covers(&a->w, sys, &unnamed)) {
 			st = a->status;
 			break;
 		}

@@ -170,8 +170,12 @@ struct abi_docs {
 /**
  * abi_docs_load() - read @tree's Documentation/ABI
  *
- * Only regular files are read (a link is not followed out of the tree).
- * Return: 0, or -1 with @err set when @tree has no Documentation/ABI.
+ * Only regular files are read (a link is not followed out of the tree),
+ * each of at most INPUT_MAX_TEXT, and only where Documentation/ABI's
+ * stable/, testing/, obsolete/ and removed/ lead inside the tree.
+ * Return: 0, or -1 with @err set when @tree has no Documentation/ABI, a
+ * directory leads outside it, or a document is too large or cannot be
+ * read (then nothing is loaded: no status is guessed from a part).
  */
 int abi_docs_load(struct abi_docs *docs, const char *tree,
 		  struct sf_err *err);

@@ -975,6 +975,38 @@ json_t *diff_to_json(const struct diff *d)
 	return arr;
 }
 
+/* Is @path @top itself, or below it ("P/x"; "P" or "P/" for "P/")? */
+static int path_within(const char *path, const char *top)
+{
+	size_t n = strlen(top);
+
+	n -= n && top[n - 1] == '/';
+	return !strncmp(path, top, n) && (path[n] == '\0' || path[n] == '/');
+}
+
+/*
+ * The entries of fold @c as diff_fold() makes them: each allowed when
+ * it is, a subtree's each of its kind and within it, a rename's removed ones within its old
+ * directory (diff_renamed_detail() names them relative to it).
+ * Return: the index of the first that is not, or -1.
+ */
+static long fold_stray(const struct diff_change *c)
+{
+	const struct diff *m = c->members;
+
+	for (size_t k = 0; k < m->n; k++) {
+		const struct diff_change *x = &m->v[k];
+
+		if (c->allowed && !x->allowed)
+			return (long)k;
+		if (c->kind == DIFF_RENAMED ?
+		    x->kind == DIFF_REMOVED && !path_within(x->path, c->path) :
+		    x->kind != c->kind || !path_within(x->path, c->path))
+			return (long)k;
+	}
+	return -1;
+}
+
 /* diff_from_json(), for the changes of a fold too (@depth 1). */
 static int changes_from_json(struct diff *d, json_t *arr, const char *what,
 			     int depth, struct sf_err *err)
@@ -992,6 +1024,7 @@ static int changes_from_json(struct diff *d, json_t *arr, const char *what,
 		struct diff *members = NULL;
 		json_error_t jerr;
 		int k, a = DIFF_ABI_UNKNOWN;
+		long stray;
 
 		if (json_unpack_ex(c, &jerr, JSON_STRICT,
 				   "{s:s, s?s, s:s, s?o, s?o, s?o, s?s, s?s, s?o}",
@@ -1030,8 +1063,12 @@ static int changes_from_json(struct diff *d, json_t *arr, const char *what,
 			return err_set(err, "%s[%zu]: a change of kind '%s' is class '%s', not '%s'",
 				       what, i, kind,
 				       diff_class_name(diff_class_of(k)), class);
-		/* a status rule may allow a removal or a change */
-		if (json_is_string(allowed) && k != DIFF_ADDED && !status)
+		/*
+		 * a status rule may allow a removal or a change; a fold is
+		 * allowed when all it stands for is (fold_stray())
+		 */
+		if (json_is_string(allowed) && k != DIFF_ADDED && !status &&
+		    !entries)
 			return err_set(err, "%s[%zu]: only an addition can be allowed, not a '%s' change",
 				       what, i, kind);
 		/* a fold's members are changes, each shown as it is */
@@ -1065,6 +1102,12 @@ static int changes_from_json(struct diff *d, json_t *arr, const char *what,
 			diff_allow(&d->v[d->n - 1], json_string_value(allowed));
 		d->v[d->n - 1].subject = xstrdup_or_null(subject);
 		d->v[d->n - 1].members = members;
+		if (members && !members->n)
+			return err_set(err, "%s[%zu].entries: a fold stands for at least one change",
+				       what, i);
+		if (members && (stray = fold_stray(&d->v[d->n - 1])) >= 0)
+			return err_set(err, "%s[%zu].entries[%ld]: not a change the fold stands for (its kind, within its path, allowed if it is)",
+				       what, i, stray);
 		d->v[d->n - 1].abi = status ? (enum diff_abi)a :
 					      DIFF_ABI_UNKNOWN;
 	}

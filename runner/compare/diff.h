@@ -160,8 +160,10 @@ enum {
  *
  * Subtrees: a directory removed or added with anything under it is one
  * change of its kind, path "P/", text "dir, N entries" (N under it;
- * ", K allowed" when only some are), allowed (their reasons, each once)
- * when all of them are.
+ * ", K allowed" when only some are).
+ *
+ * A fold is allowed (their reasons, each once) when all its members are,
+ * so that diff_summary() counts it as diff_count() does.
  */
 void diff_fold(struct diff *d, unsigned int what);
 
@@ -173,8 +175,9 @@ int diff_cmp(const struct diff *a, const struct diff *b);
 
 /*
  * What a rename says of its members: "8 entries; base \"1023\" ->
- * \"512\"" (the entries of the old directory; the numbers of @c's two
- * names). Return: a malloc'd string.
+ * \"512\"" (the entries of the old directory; the files whose values
+ * changed, three named, then "..."; the numbers of @c's two names).
+ * Return: a malloc'd string.
  */
 char *diff_renamed_detail(const struct diff_change *c);
 
@@ -221,7 +224,9 @@ json_t *diff_to_json(const struct diff *d);
  * "allowed" reason on a change that is not an addition unless it has an
  * "abi_status" (a status rule allowed it), an "abi_status" that is not a
  * status's name, "entries" in a fold's member, a "renamed" change without
- * them. "class", "allowed", "subject", "abi_status" and "entries" are
+ * them, a fold of none, or one holding a change it cannot stand for (a
+ * subtree's not of its kind or outside its path, a rename's removal
+ * outside its old directory). "class", "allowed", "subject", "abi_status" and "entries" are
  * optional (results files of older versions).
  *
  * Return: 0, or -1 with @err set ("WHAT[3]: unknown kind 'x'").

@@ -450,18 +450,27 @@ static void links_follow(struct folding *f)
 	free(names);
 }
 
-/* Each reason of the changes [first, end) once, "; " between: malloc'd. */
-static char *reasons_join(const struct diff *d, size_t first, size_t end)
+/*
+ * Each reason of fold @fo's changes once, "; " between, when all of them
+ * are allowed: malloc'd; else NULL.
+ */
+static char *reasons_join(const struct diff *d, const struct fold *fo)
 {
 	struct strv seen = STRV_INIT;
 	char *s = NULL, *more;
 
-	for (size_t i = first; i < end; i++) {
-		if (strv_has(&seen, d->v[i].allowed))
+	for (size_t k = 0; k < fo->n; k++) {
+		const char *why = d->v[fo->idx[k]].allowed;
+
+		if (!why) {
+			free(s);
+			s = NULL;
+			break;
+		}
+		if (strv_has(&seen, why))
 			continue;
-		strv_push(&seen, d->v[i].allowed);
-		more = s ? xstrfmt("%s; %s", s, d->v[i].allowed) :
-			   xstrdup(d->v[i].allowed);
+		strv_push(&seen, why);
+		more = s ? xstrfmt("%s; %s", s, why) : xstrdup(why);
 		free(s);
 		s = more;
 	}
@@ -494,8 +503,6 @@ static void subtrees_find(struct folding *f)
 				xstrdup(c->path) : xstrfmt("%s/", c->path),
 			.old = c->kind == DIFF_REMOVED ? count : NULL,
 			.new = c->kind == DIFF_ADDED ? count : NULL,
-			.allowed = allowed == n ?
-				reasons_join(d, tp->first, tp->end) : NULL,
 		});
 		fold_take(f, f->nfolds - 1, tp->first, tp->end);
 	}
@@ -508,6 +515,8 @@ static void folds_apply(struct folding *f)
 	size_t *first = xmalloc((f->nfolds + 1) * sizeof(*first));
 
 	for (size_t fo = 0; fo < f->nfolds; fo++) {
+		/* allowed, as a subtree or a rename, when all of it is */
+		f->folds[fo].head.allowed = reasons_join(d, &f->folds[fo]);
 		first[fo] = d->n;
 		for (size_t k = 0; k < f->folds[fo].n; k++)
 			if (f->folds[fo].idx[k] < first[fo])
@@ -573,26 +582,31 @@ void diff_fold(struct diff *d, unsigned int what)
 char *diff_renamed_detail(const struct diff_change *c)
 {
 	const struct diff *m = c->members;
-	size_t nr = 0, np = strlen(c->path);
+	size_t nr = 0, np = strlen(c->path), shown = 0, len;
 	char *names = NULL, *from, *to, *s;
+	FILE *out = xmemstream(&names, &len);
 
 	while (nr < m->n && m->v[nr].kind == DIFF_REMOVED)
 		nr++;
 	for (size_t k = 0; k < nr && nr + k < m->n; k++) {
 		const struct diff_change *x = &m->v[k], *y = &m->v[nr + k];
 		const char *rel = x->path + np;
-		char *more;
 
 		if (strncmp(x->old, "file ", 5) || !y->new ||
 		    !strcmp(x->old, y->new))
 			continue;
 		rel += *rel == '/';
-		more = names ? xstrfmt("%s, %s", names, rel) : xstrdup(rel);
-		free(names);
-		names = more;
+		/* three named, as where an attribute comes from */
+		if (shown++ < 3)
+			fprintf(out, "%s%s", shown > 1 ? ", " : "", rel);
+		else if (shown == 4)
+			fputs(", ...", out);
 	}
-	if (!names)
+	fclose(out);
+	if (!shown) {
+		free(names);
 		return xstrfmt("%zu entr%s", nr, nr == 1 ? "y" : "ies");
+	}
 	from = number_of(c->old);
 	to = number_of(c->new);
 	s = xstrfmt("%zu entr%s; %s \"%s\" -> \"%s\"", nr,

@@ -534,6 +534,13 @@ int path_exists(const char *path)
 	return lstat(path, &st) == 0;
 }
 
+int path_inside(const char *real, const char *root)
+{
+	size_t n = strcmp(root, "/") ? strlen(root) : 0;
+
+	return !strncmp(real, root, n) && real[n] == '/';
+}
+
 char *path_relative(const char *base, const char *from, const char *path)
 {
 	size_t n = strlen(base), common = n, up = 0;

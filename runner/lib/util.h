@@ -272,6 +272,9 @@ int file_update(const char *path, const void *buf, size_t len);
 /* Does @path exist (any type)? */
 int path_exists(const char *path);
 
+/* Is the real path @real below @root (a directory's real path, "/" too)? */
+int path_inside(const char *real, const char *root);
+
 /*
  * @path spelled relative to the directory @from when both lie under @base,
  * or NULL: "/b/src/include" from "/b/kernels/k" is "../../src/include".

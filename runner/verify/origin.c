@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "compare/diff.h"
 #include "lib/paths.h"
 #include "verify/origin.h"
 
@@ -120,19 +121,32 @@ static void text_scan(struct origin_tree *t, const char *file,
 	}
 }
 
-/* Scans file @rel of the tree when it is a regular file. */
-static void file_scan(struct origin_tree *t, const char *rel)
+/*
+ * Scans file @rel of the tree when it is a regular file of at most
+ * INPUT_MAX_BLOB inside the tree (whose real path is @root): a directory
+ * of @rel may be a link. Its name is kept as a terminal shows it.
+ */
+static void file_scan(struct origin_tree *t, const char *root,
+		      const char *rel)
 {
-	char *path = xstrfmt("%s/%s", t->dir, rel), *text;
-	struct stat st;
+	char *path = xstrfmt("%s/%s", t->dir, rel), *text = NULL, *real;
+	struct sf_err err = SF_ERR_INIT;
 	size_t len;
+	struct stat st;
 
-	if (!lstat(path, &st) && S_ISREG(st.st_mode) &&
-	    (text = file_read(path, &len))) {
-		text_scan(t, rel, text, len);
+	real = !lstat(path, &st) && S_ISREG(st.st_mode) ?
+	       realpath(path, NULL) : NULL;
+	if (real && path_inside(real, root))
+		text = input_read(real, INPUT_MAX_BLOB, &len, &err);
+	if (text) {
+		char *shown = diff_text_clean(rel, strlen(rel), "");
+
+		text_scan(t, shown, text, len);
 		t->files++;
+		free(shown);
 		free(text);
 	}
+	free(real);
 	free(path);
 }
 
@@ -184,11 +198,19 @@ static int has_suffix(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
+/* A tree and its real path, for every_c(). */
+struct tree_at {
+	struct origin_tree *t;
+	const char *root;
+};
+
 /* Every *.c of the tree, scanned. */
 static void every_c(const char *dir, const char *rel, void *ctx)
 {
+	const struct tree_at *at = ctx;
+
 	if (has_suffix(rel, ".c"))
-		file_scan(ctx, rel);
+		file_scan(at->t, at->root, rel);
 }
 
 /* A kernel's DIR/.NAME.o.cmd: the tree's DIR/NAME.c. */
@@ -213,11 +235,11 @@ static int str_ptr_cmp(const void *a, const void *b)
  * The files the kernels under BUILD/kernels built from @t compiled, each
  * kernel found by its source link; @t->kernels counts them.
  */
-static void compiled_files(struct origin_tree *t, const char *build,
-			   struct strv *files)
+static void compiled_files(struct origin_tree *t, const char *tree,
+			   const char *build, struct strv *files)
 {
-	char *tree = realpath(t->dir, NULL), *kernels = path_kernels(build);
-	DIR *d = tree ? opendir(kernels) : NULL;
+	char *kernels = path_kernels(build);
+	DIR *d = opendir(kernels);
 	struct dirent *de;
 	size_t k = 0;
 
@@ -237,7 +259,6 @@ static void compiled_files(struct origin_tree *t, const char *build,
 	if (d)
 		closedir(d);
 	free(kernels);
-	free(tree);
 	/* Sorted, each once: the kernels share most of their files */
 	qsort(files->v, files->n, sizeof(*files->v), str_ptr_cmp);
 	for (size_t i = 0; i < files->n; i++) {
@@ -263,11 +284,15 @@ void origin_tree_scan(struct origin_tree *t, const char *build,
 		      const struct strv *names)
 {
 	struct strv files = STRV_INIT;
+	struct tree_at at = { .t = t };
 	struct stat st;
+	char *root;
 
-	t->prepared = !stat(t->dir, &st) && S_ISDIR(st.st_mode);
+	t->prepared = !stat(t->dir, &st) && S_ISDIR(st.st_mode) &&
+		      (root = realpath(t->dir, NULL));
 	if (!t->prepared)
 		return;
+	at.root = root;
 	for (size_t i = 0; i < names->n; i++) {
 		if (def_find(t, names->v[i]))
 			continue;
@@ -277,12 +302,13 @@ void origin_tree_scan(struct origin_tree *t, const char *build,
 		};
 		qsort(t->defs, t->ndefs, sizeof(*t->defs), def_cmp);
 	}
-	compiled_files(t, build, &files);
+	compiled_files(t, root, build, &files);
 	if (!t->kernels)
-		tree_walk(t->dir, "", every_c, t);
+		tree_walk(t->dir, "", every_c, &at);
 	for (size_t i = 0; i < files.n; i++)
-		file_scan(t, files.v[i]);
+		file_scan(t, root, files.v[i]);
 	strv_release(&files);
+	free(root);
 	/* The walk's order is the directories' */
 	for (size_t i = 0; i < t->ndefs; i++)
 		qsort(t->defs[i].v, t->defs[i].n, sizeof(*t->defs[i].v),

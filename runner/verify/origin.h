@@ -48,7 +48,9 @@ struct origin_tree {
  * A definition is a call of an attribute macro (__ATTR, __ATTR_RO,
  * DEVICE_ATTR_RW, BIN_ATTR, CLASS_ATTR_WO, ...: a family or the family,
  * '_' and an upper-case suffix) whose first argument is the name itself.
- * A tree that is not there is left unprepared, with nothing found.
+ * A tree that is not there is left unprepared, with nothing found. Only
+ * its regular files of at most INPUT_MAX_BLOB whose real path is inside
+ * it are read; a site's file is named as diff_text_clean() shows it.
  */
 void origin_tree_scan(struct origin_tree *t, const char *build,
 		      const struct strv *names);

@@ -480,10 +480,11 @@ static void origins_put(FILE *out, const struct upgrade *u, int md)
 		const struct origin_tree *o = &u->trees[t];
 		char *what = !o->prepared ?
 			xstrfmt("not prepared (%s)", o->dir) : o->kernels ?
-			xstrfmt("%zu files compiled by %zu kernel%s",
-				o->files, o->kernels, o->kernels == 1 ? "" : "s") :
-			xstrfmt("%zu files, every *.c (no kernel built)",
-				o->files);
+			xstrfmt("%zu file%s compiled by %zu kernel%s",
+				o->files, o->files == 1 ? "" : "s",
+				o->kernels, o->kernels == 1 ? "" : "s") :
+			xstrfmt("%zu file%s, every *.c (no kernel built)",
+				o->files, o->files == 1 ? "" : "s");
 
 		fputs(t ? "; " : "", out);
 		if (md) {

@@ -143,8 +143,8 @@ static void policy_test(void)
 	struct sf_err err = SF_ERR_INIT;
 	const char *why;
 
-	ok(!abi_table_load(&t, STATUS "/abi.yaml", &err) && !t.n &&
-	   t.npolicy == 2, "a table of two status rules, no file row");
+	ok(!abi_table_load(&t, STATUS "/abi.yaml", &err) && t.n == 1 &&
+	   t.npolicy == 2, "a table of two status rules, one file row");
 	why = abi_policy_allows(&t, DIFF_CLASS_REMOVED, DIFF_ABI_OBSOLETE);
 	ok(why && strstr(why, "obsolete"),
 	   "an obsolete file's removal allowed, with the rule's reason");
@@ -183,6 +183,70 @@ static void policy_classes_test(void)
 	unlink(path);
 }
 
+/* A node @path removed or added, summary @node, allowed by @why. */
+static struct diff_change node(enum diff_kind kind, const char *path,
+			       const char *summary, const char *why)
+{
+	return (struct diff_change){
+		.kind = kind, .path = xstrdup(path),
+		.old = kind == DIFF_REMOVED ? xstrdup(summary) : NULL,
+		.new = kind == DIFF_ADDED ? xstrdup(summary) : NULL,
+		.allowed = xstrdup(why),
+		.abi = kind == DIFF_REMOVED ? DIFF_ABI_OBSOLETE :
+					      DIFF_ABI_TESTING,
+	};
+}
+
+/*
+ * Folds whose changes are all allowed (a status rule's removals, an
+ * addition's): allowed as their changes are, counted so, and read back.
+ */
+static void fold_allowed_test(void)
+{
+	struct diff d = DIFF_INIT, back = DIFF_INIT;
+	struct sf_err err = SF_ERR_INIT;
+	char *sum;
+	json_t *j;
+
+	d.v = xmalloc(6 * sizeof(*d.v));
+	d.v[d.n++] = node(DIFF_REMOVED, "class/farm/chip0", "dir 0755", "R");
+	d.v[d.n++] = node(DIFF_REMOVED, "class/farm/chip0/a",
+			  "file 0444 \"0\\n\"", "R");
+	d.v[d.n++] = node(DIFF_REMOVED, "class/gpio/gpio1023", "dir 0755",
+			  "R");
+	d.v[d.n++] = node(DIFF_REMOVED, "class/gpio/gpio1023/value",
+			  "file 0444 \"0\\n\"", "R");
+	d.v[d.n++] = node(DIFF_ADDED, "class/gpio/gpio512", "dir 0755", "A");
+	d.v[d.n++] = node(DIFF_ADDED, "class/gpio/gpio512/value",
+			  "file 0444 \"0\\n\"", "A");
+	diff_fold(&d, DIFF_FOLD_ALL);
+	sum = diff_summary(&d);
+	ok(d.n == 2 && d.v[0].kind == DIFF_REMOVED &&
+	   d.v[1].kind == DIFF_RENAMED && !diff_count(&d) &&
+	   !strcmp(sum, "1 removed (allowed), 1 changed (allowed)"),
+	   "a removed directory and a rename all allowed: counted allowed (%s)",
+	   sum);
+	free(sum);
+	ok(d.v[0].allowed && !strcmp(d.v[0].allowed, "R") &&
+	   d.v[1].allowed && !strcmp(d.v[1].allowed, "R; A"),
+	   "... each with its changes' reasons");
+	j = diff_to_json(&d);
+	ok(!diff_from_json(&back, j, "diff", &err) && !diff_cmp(&d, &back),
+	   "... and read back from JSON (%s)", err.text);
+	json_decref(j);
+	diff_release(&back);
+	free(d.v[1].members->v[3].allowed);
+	d.v[1].members->v[3].allowed = NULL;
+	j = diff_to_json(&d);
+	err_clear(&err);
+	ok(diff_from_json(&back, j, "diff", &err) &&
+	   strstr(err.text, "diff[1].entries[3]: not a change the fold"),
+	   "an allowed fold of a change that is not refused (%s)", err.text);
+	json_decref(j);
+	diff_release(&back);
+	diff_release(&d);
+}
+
 int main(void)
 {
 	struct abi_docs old, new;
@@ -200,5 +264,6 @@ int main(void)
 	format_test();
 	policy_test();
 	policy_classes_test();
+	fold_allowed_test();
 	return tap_done();
 }
