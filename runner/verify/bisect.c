@@ -30,18 +30,30 @@ static long common_prefix(const struct farm *f, const struct config *c,
 	return n;
 }
 
-/* Replays verdicts logged by an earlier run over the same series. */
+/*
+ * Replays verdicts logged by an earlier run over the same series: the
+ * steps' ("K PATCH VERDICT SECS"), and the checks of a first bad patch
+ * that passed ("verify K PATCH BAD PASS SECS"), kept as "verify K PATCH
+ * BAD" in b->checked. A failed check is run again, to say what it saw.
+ */
 static void log_replay(struct bisect *b)
 {
 	char *text = file_read(b->log, NULL), *line, *next;
 
 	for (line = text; line && *line; line = next) {
-		char name[256], verdict[32];
-		long k;
+		char what[16], name[256], verdict[32];
+		long k, bad;
 
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
+		if (sscanf(line, "%15[a-z] %ld %255s %ld %31s", what, &k, name,
+			   &bad, verdict) == 5) {
+			if (!strcmp(verdict, "PASS"))
+				strv_pushf(&b->checked, "%s %ld %s %ld", what,
+					   k, name, bad);
+			continue;
+		}
 		if (sscanf(line, "%ld %255s %31s", &k, name, verdict) != 3 ||
 		    k <= b->good || k > b->bad ||
 		    strcmp(strrchr(b->patches.v[k - 1], '/') + 1, name))
@@ -372,37 +384,9 @@ static void revert_judge(struct bisect *b)
 }
 
 /*
- * A check of the first bad patch k, of the series up to b->bad, that an
- * earlier run logged as passed ("verify K NAME BAD PASS SECS"): a rerun
- * replays it as it replays the steps. A failed one is run again, to say
- * what it saw.
- */
-static int check_logged(const struct bisect *b, const char *check, long k)
-{
-	char *text = file_read(b->log, NULL), *line, *next;
-	const char *name = strrchr(b->patches.v[k - 1], '/') + 1;
-	int passed = 0;
-
-	for (line = text; line && *line && !passed; line = next) {
-		char what[16], patch[256], verdict[8];
-		long lk, lbad;
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		passed = sscanf(line, "%15s %ld %255s %ld %7s", what, &lk, patch,
-				&lbad, verdict) == 5 &&
-			 !strcmp(what, check) && lk == k &&
-			 !strcmp(patch, name) && lbad == b->bad &&
-			 !strcmp(verdict, "PASS");
-	}
-	free(text);
-	return passed;
-}
-
-/*
- * Check @check of the first bad patch: replayed from the log, or its
- * step run (@n patches of @v) and judged by @judge, and logged.
+ * Check @check of the first bad patch: replayed when an earlier run
+ * logged it passed, else its step run (@n patches of @v), judged by
+ * @judge, and logged.
  */
 static void check_step(struct farm *f, struct bisect *b, const char *check,
 		       char *const *v, size_t n, int fresh,
@@ -410,13 +394,15 @@ static void check_step(struct farm *f, struct bisect *b, const char *check,
 {
 	const struct config *c = b->run->c;
 	const char *name = strrchr(b->patches.v[b->hi - 1], '/') + 1;
+	char *key = xstrfmt("%s %ld %s %ld", check, b->hi, name, b->bad);
 	double t = now_seconds();
 	FILE *log;
 
-	if (check_logged(b, check, b->hi)) {
+	if (strv_has(&b->checked, key)) {
 		farm_progress(f, c, "bisect: %s: PASS (logged by an earlier run)",
 			      check);
 		to->run = to->pass = 1;
+		free(key);
 		return;
 	}
 	if (fresh)
@@ -429,10 +415,11 @@ static void check_step(struct farm *f, struct bisect *b, const char *check,
 	judge(b);
 	log = fopen(b->log, "a");
 	if (log) {
-		fprintf(log, "%s %ld %s %ld %s %.1f\n", check, b->hi, name,
-			b->bad, to->pass ? "PASS" : "FAIL", now_seconds() - t);
+		fprintf(log, "%s %s %.1f\n", key, to->pass ? "PASS" : "FAIL",
+			now_seconds() - t);
 		fclose(log);
 	}
+	free(key);
 }
 
 void bisect_verify(struct farm *f, struct bisect *b)
@@ -532,7 +519,8 @@ int bisect_commit(struct farm *f, struct bisect *b, struct sf_err *err)
 		       f->kernel_src);
 		goto out;
 	}
-	b->culprit = xstrdup(out);
+	/* the subject is the committer's text, shown on a terminal */
+	b->culprit = diff_text_clean(out, strlen(out), "");
 	out[strcspn(out, " ")] = '\0';
 	parent = xstrfmt("%s^", out);
 	if (commit_patch(f, b, "verify", out, NULL, &verify, err) ||
@@ -543,13 +531,16 @@ int bisect_commit(struct farm *f, struct bisect *b, struct sf_err *err)
 	farm_progress(f, c, "bisect: verify: commit %.12s, built from nothing",
 		      out);
 	series_run(f, b, verify.v, verify.n, 1);
-	/* its entries are the commit's: those revert must not show */
-	if (b->run->res.v == V_DIFF) {
-		diff_release(&b->bad_diff);
+	/*
+	 * The entries of the commit's tree are the commit's, those revert
+	 * must not show: verify holds them to themselves (a DIFF is all it
+	 * asks), then keeps them.
+	 */
+	if (b->run->res.v == V_DIFF)
 		b->bad_diff = b->diff;
-		memset(&b->diff, 0, sizeof(b->diff));
-	}
 	verify_judge(b);
+	if (b->run->res.v == V_DIFF)
+		b->diff = (struct diff)DIFF_INIT;
 	farm_progress(f, c, "bisect: revert: the tree without commit %.12s",
 		      out);
 	series_run(f, b, revert.v, revert.n, 0);
@@ -572,6 +563,7 @@ void bisect_release(struct farm *f, struct bisect *b)
 	abi_table_release(&b->abi);
 	strv_release(&b->patches);
 	strv_release(&b->subjects);
+	strv_release(&b->checked);
 	free(b->golden);
 	free(b->log);
 	free(b->series);

@@ -44,6 +44,8 @@ struct bisect {
 				 * repository to check, no bisection */
 	char *culprit;		/* the commit: "HASH SUBJECT" */
 	struct bisect_check verify, revert;
+	struct strv checked;	/* checks logged as passed: "verify K
+				 * PATCH BAD" */
 	struct strv patches, subjects;
 	char *golden, *log, *series;
 	struct redactions reds;

@@ -17,6 +17,8 @@ for i in 1 2; do
 	git -C "$R" -c user.name=t -c user.email=t@t commit -qm "commit $i"
 done
 root=$(git -C "$R" rev-parse HEAD~1)
+# A stat change git would refresh the index for, were it let to write it
+touch -d '-1 minute' "$R/Makefile"
 touch "$TMP/before"
 
 # bisect_commit ARGS...: bisect --commit in a build directory of its own

@@ -50,6 +50,8 @@ check "... and both checks, passed" sh -c \
 "$SYSFARM" bisect --series tests/bisect/series "$C" >"$TMP/out" 2>"$TMP/err"
 check "a rerun replays the log: same answer" grep -q \
 	'^first bad patch: 0009-' "$TMP/out"
+grep -q '^first bad patch: 0009-' "$TMP/out" ||
+	sed 's/^/# /' "$TMP/out" "$TMP/err"
 check "... building only the answer again for its diff" grep -q \
 	'^bisect .*: [01] builds\{0,1\}$' "$TMP/out"
 check "... its checks replayed from the log, not built again" sh -c \
