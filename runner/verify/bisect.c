@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lib/paths.h"
 #include "lib/proc.h"
@@ -438,6 +439,9 @@ void bisect_verify(struct farm *f, struct bisect *b)
 	strv_release(&without);
 }
 
+/* seconds: a diff across a kernel release reads every file */
+#define GIT_TIMEOUT 600
+
 /*
  * `git --no-optional-locks -C TREE ARGS...`: its output to @path, or
  * into @buf (@size) when @path is NULL. Nothing is written to the tree
@@ -458,12 +462,13 @@ static int git_run(const char *tree, const char *const *args,
 	for (const char *const *a = args; *a; a++)
 		strv_push(&argv, *a);
 	if (!path) {
-		ret = proc_capture(strv_argv(&argv), 60, buf, size, err);
+		ret = proc_capture(strv_argv(&argv), GIT_TIMEOUT, buf, size,
+				   err);
 	} else {
 		p.argv = strv_argv(&argv);
 		p.out_path = path;
 		p.err_null = 1;
-		p.timeout = 600;
+		p.timeout = GIT_TIMEOUT;
 		if (proc_run(&p, &code) != PROC_EXITED || code)
 			ret = err_set(err, "'git %s' failed in '%s'", args[0],
 				      tree);
@@ -488,11 +493,10 @@ static int commit_patch(struct farm *f, struct bisect *b, const char *check,
 			       to ? from : "-R", to ? to : from, "--", NULL };
 	char *name = xstrfmt("%s.%s", b->run->c->name, check);
 	char *path = path_bisect_patch(f->build, name);
-	size_t len = 0;
 	int ret = git_run(f->kernel_src, args, path, NULL, 0, err);
+	struct stat st;
 
-	free(file_read(path, &len));
-	if (!ret && len)
+	if (!ret && !stat(path, &st) && st.st_size)
 		strv_push(series, path);
 	strv_extend(series, &b->patches);
 	free(path);
@@ -541,11 +545,15 @@ int bisect_commit(struct farm *f, struct bisect *b, struct sf_err *err)
 	verify_judge(b);
 	if (b->run->res.v == V_DIFF)
 		b->diff = (struct diff)DIFF_INIT;
+	ret = 0;
+	if (!diff_count(&b->bad_diff)) {
+		b->revert.seen = xstrdup("nothing: not run, the commit's tree shows no entry to look for");
+		goto out;
+	}
 	farm_progress(f, c, "bisect: revert: the tree without commit %.12s",
 		      out);
 	series_run(f, b, revert.v, revert.n, 0);
 	revert_judge(b);
-	ret = 0;
 out:
 	strv_release(&verify);
 	strv_release(&revert);

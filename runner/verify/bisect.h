@@ -102,7 +102,8 @@ void bisect_verify(struct farm *f, struct bisect *b);
  * COMMIT`), built after kbuild_clean(), is a DIFF; its
  * entries are the commit's (@b->bad_diff). *revert*: the checkout (the
  * tip) with the commit reverted (`git diff COMMIT COMMIT^` applied)
- * passes or shows none of them. Both are patches the farm applies to its
+ * passes or shows none of them; it is not run when verify saw no entry
+ * (it fails then). Both are patches the farm applies to its
  * private copy of the tree, under the series, in BUILD/bisect/: the
  * repository is only read (git --no-optional-locks).
  *
