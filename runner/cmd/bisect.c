@@ -108,18 +108,24 @@ static void why_print(const char *why)
 	strv_release(&lines);
 }
 
+/* PASS, FAIL, or SKIP for a check not run */
+static const char *check_word(const struct bisect_check *c)
+{
+	return c->pass ? "PASS" : c->run ? "FAIL" : "SKIP";
+}
+
 /*
  * "verify: PASS, revert: PASS", as KernelCI ends a bisection, and what a
  * failed check saw. Return: the checks passed.
  */
 static int checks_print(const struct bisect *b)
 {
-	printf("verify: %s, revert: %s\n", b->verify.pass ? "PASS" : "FAIL",
-	       b->revert.pass ? "PASS" : "FAIL");
+	printf("verify: %s, revert: %s\n", check_word(&b->verify),
+	       check_word(&b->revert));
 	if (b->verify.seen)
-		printf("  verify saw %s\n", b->verify.seen);
+		printf("  verify %s\n", b->verify.seen);
 	if (b->revert.seen)
-		printf("  revert saw %s\n", b->revert.seen);
+		printf("  revert %s\n", b->revert.seen);
 	return b->verify.pass && b->revert.pass;
 }
 

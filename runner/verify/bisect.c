@@ -329,7 +329,7 @@ static char *seen_format(const struct result *r, const char *what,
 	char why[ERR_FORMAT_MAX], *s;
 
 	err_format(&r->why, why, sizeof(why));
-	s = xstrfmt("%s%s%.*s%s%s", verdict_name(r->v), *why ? ": " : "",
+	s = xstrfmt("saw %s%s%.*s%s%s", verdict_name(r->v), *why ? ": " : "",
 		    (int)strcspn(why, "\n"), why, lines->n ? ", " : "",
 		    lines->n ? what : "");
 	for (size_t i = 0; i < lines->n; i++) {
@@ -429,14 +429,19 @@ void bisect_verify(struct farm *f, struct bisect *b)
 
 	if (b->hi != b->lo + 1 || b->state[b->hi] != BISECT_BAD)
 		return;
-	check_step(f, b, "verify", b->patches.v, b->hi, 1, verify_judge,
-		   &b->verify);
 	for (long i = 0; i < b->bad; i++)
 		if (i != b->hi - 1)
 			strv_push(&without, b->patches.v[i]);
+	/* the cheap one first: an incremental build */
 	check_step(f, b, "revert", without.v, without.n, 0, revert_judge,
 		   &b->revert);
 	strv_release(&without);
+	if (!b->revert.pass) {
+		b->verify.seen = xstrdup("not run: revert failed, the culprit is unverified either way");
+		return;
+	}
+	check_step(f, b, "verify", b->patches.v, b->hi, 1, verify_judge,
+		   &b->verify);
 }
 
 /* seconds: a diff across a kernel release reads every file */
@@ -547,7 +552,7 @@ int bisect_commit(struct farm *f, struct bisect *b, struct sf_err *err)
 		b->diff = (struct diff)DIFF_INIT;
 	ret = 0;
 	if (!diff_count(&b->bad_diff)) {
-		b->revert.seen = xstrdup("nothing: not run, the commit's tree shows no entry to look for");
+		b->revert.seen = xstrdup("not run: the commit's tree shows no entry to look for");
 		goto out;
 	}
 	farm_progress(f, c, "bisect: revert: the tree without commit %.12s",

@@ -29,10 +29,11 @@ enum bisect_state { BISECT_UNTESTED, BISECT_GOOD, BISECT_BAD, BISECT_SKIP };
 
 /* One check of the culprit: verify or revert. */
 struct bisect_check {
-	int run;		/* it was run */
+	int run;		/* it was run (or replayed); else SKIP */
 	int pass;
-	char *seen;		/* when it fails: what its step showed, lines
-				 * of "VERDICT[: why]" then its entries */
+	char *seen;		/* when it fails: "saw VERDICT[: why]" and
+				 * the entries its step showed, or why it
+				 * was not run */
 };
 
 struct bisect {
@@ -90,7 +91,9 @@ void bisect_run(struct farm *f, struct bisect *b);
  * *revert*, the series up to @b->bad without it passes or shows none of
  * them (other patches may change other things). Sets @b->verify and
  * @b->revert; each is logged ("verify K PATCH BAD PASS SECS"), and one
- * logged as passed is replayed, not run again.
+ * logged as passed is replayed, not run again. Revert, an incremental
+ * build, runs first: when it fails, verify (a build from nothing) is not
+ * run, the culprit being unverified either way.
  */
 void bisect_verify(struct farm *f, struct bisect *b);
 

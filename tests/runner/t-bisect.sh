@@ -32,10 +32,11 @@ progress_at() {
 }
 v=$(progress_at verify:)
 r=$(progress_at revert:)
-check "verify rebuilt its step from nothing, revert built the series without it" \
+check "revert built the series without it, then verify its step from nothing" \
 	sh -c "[ -n '$v' ] && [ -n '$r' ] &&
-	       grep -q 'without 0009-let-max-active-accept-0.patch' '$TMP/err'"
-echo "# verify: $((${r:-0} - ${v:-0}))s, revert: $((secs - ${r:-0}))s (of ${secs}s)"
+	       grep -q 'without 0009-let-max-active-accept-0.patch' '$TMP/err' &&
+	       grep -q 'verify: 9 patches, up to 0009-let-max-active-accept-0.patch, built from nothing' '$TMP/err'"
+echo "# revert: $((${v:-0} - ${r:-0}))s, verify: $((secs - ${v:-0}))s (of ${secs}s)"
 # An untestable step costs one more build: its neighbour is tried instead.
 # The log's steps; the checks are logged as "verify K PATCH BAD PASS SECS"
 grep -v '^verify \|^revert ' "build/bisect/$C.log" >"$TMP/steps"
@@ -68,8 +69,9 @@ check "a culprit whose change a later patch makes too: exit 125 (status $?)" \
 check "... unverified, not an answer" sh -c \
 	"grep -q '^unverified culprit patch: 0009-let-max-active-accept-0.patch: ' '$TMP/out' &&
 	 ! grep -q '^first bad' '$TMP/out'"
-check "... verify passed, revert failed" \
-	grep -qx 'verify: PASS, revert: FAIL' "$TMP/out"
+check "... revert failed, so verify (a build from nothing) was not run" sh -c \
+	"grep -qx 'verify: SKIP, revert: FAIL' '$TMP/out' &&
+	 grep -qx '  verify not run: revert failed, the culprit is unverified either way' '$TMP/out'"
 check "... showing what revert saw: the culprit's entry" sh -c \
 	"grep -A1 '^  revert saw DIFF.*, still the culprit.s entries:$' '$TMP/out' |
 	 grep -q 'probes\[1\]\.result.*\"EINVAL\" -> \"ok\"'"
