@@ -22,7 +22,7 @@ options() {
 	update) set -- --force $golden $common ;;
 	review) set -- --accept --reject --color --expected --redactions \
 		$common ;;
-	bisect) set -- --good --bad --allow-added $common ;;
+	bisect) set -- --good --bad --allow-added --expected --commit $common ;;
 	abi) set -- --table --goldens --kernel-tree --snapshot --kconfig \
 		$common ;;
 	upgrade) set -- --axis --from --to --expected --redactions \
