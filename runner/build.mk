@@ -97,6 +97,7 @@ TESTS += tests/runner/t-diff.sh tests/hostile/t-hostile.sh
 TESTS += tests/runner/t-upgrade.sh tests/runner/t-review.sh tests/runner/t-exit.sh
 TESTS += tests/runner/t-report.sh tests/runner/t-fetch.sh tests/runner/t-kcidb.sh
 TESTS += tests/runner/t-abi.sh tests/runner/t-cc.sh tests/runner/t-bisect-stop.sh
+TESTS += tests/runner/t-bisect-commit.sh
 TESTS += tests/runner/t-wings.sh tests/runner/t-options.sh tests/runner/t-paths.sh
 TESTS += tests/runner/t-mainline.sh tests/runner/t-judge.sh tests/runner/t-abi-status.sh
 TESTS += tests/runner/t-harness.sh

@@ -19,7 +19,12 @@ static const char about[] =
 	"patches to the same tree and build directory, so each step is an\n"
 	"incremental build. Untestable steps (build failure, panic, timeout)\n"
 	"are skipped like `git bisect skip`. Steps are logged in\n"
-	"BUILD/bisect/CONFIG.log; a rerun reuses the logged verdicts.\n";
+	"BUILD/bisect/CONFIG.log; a rerun reuses the logged verdicts.\n"
+	"The first bad patch is checked twice (verify: its step rebuilt\n"
+	"from nothing shows the same entries; revert: the series without it\n"
+	"shows none of them); one that fails either is unverified (125).\n"
+	"--commit C checks a commit `git bisect run` named the same way:\n"
+	"C's tree, and the --kernel-src tree with C reverted.\n";
 
 static const struct opt bisect_options[] = {
 	OPT_INTEGER(0, "good", struct bisect, good, "N", 0, LONG_MAX,
@@ -30,6 +35,10 @@ static const struct opt bisect_options[] = {
 		    "the first M patches are known bad (default: all)"),
 	OPT_BOOLEAN(0, "allow-added", struct bisect, allow_added,
 		    "additions do not fail, as in check"),
+	OPT_STRING(0, "expected", struct bisect, expected, "DIR",
+		   "the goldens' directory (default: expected/)"),
+	OPT_STRING(0, "commit", struct bisect, commit, "COMMIT",
+		   "no bisection: verify COMMIT of --kernel-src's repository"),
 	OPT_END
 };
 
@@ -99,6 +108,39 @@ static void why_print(const char *why)
 	strv_release(&lines);
 }
 
+/* PASS, FAIL, or SKIP for a check not run */
+static const char *check_word(const struct bisect_check *c)
+{
+	return c->pass ? "PASS" : c->run ? "FAIL" : "SKIP";
+}
+
+/*
+ * "verify: PASS, revert: PASS", as KernelCI ends a bisection, and what a
+ * failed check saw. Return: the checks passed.
+ */
+static int checks_print(const struct bisect *b)
+{
+	printf("verify: %s, revert: %s\n", check_word(&b->verify),
+	       check_word(&b->revert));
+	if (b->verify.seen)
+		printf("  verify %s\n", b->verify.seen);
+	if (b->revert.seen)
+		printf("  revert %s\n", b->revert.seen);
+	return b->verify.pass && b->revert.pass;
+}
+
+/* The culprit's line, its entries and its checks. Return: exit status. */
+static int culprit_print(const struct bisect *b, const char *what,
+			 const char *name)
+{
+	int ok = b->verify.pass && b->revert.pass;
+
+	printf("%s %s: %s\n", ok ? "first bad" : "unverified culprit", what,
+	       name);
+	diff_print(stdout, &b->bad_diff, "  ", 0);
+	return checks_print(b) ? SF_EXIT_OK : SF_EXIT_UNTESTED;
+}
+
 /* The first bad patch, or the range skips leave. Return: exit status. */
 static int answer_print(const struct bisect *b, const struct config *c,
 			long lo, long hi)
@@ -111,11 +153,13 @@ static int answer_print(const struct bisect *b, const struct config *c,
 		return SF_EXIT_OK;
 	}
 	if (hi == lo + 1 && b->state[hi] == BISECT_BAD) {
-		printf("first bad patch: %s: %s\n",
-		       strrchr(b->patches.v[hi - 1], '/') + 1,
-		       b->subjects.v[hi - 1]);
-		diff_print(stdout, &b->bad_diff, "  ", 0);
-		return SF_EXIT_OK;
+		char *name = xstrfmt("%s: %s",
+				     strrchr(b->patches.v[hi - 1], '/') + 1,
+				     b->subjects.v[hi - 1]);
+		int status = culprit_print(b, "patch", name);
+
+		free(name);
+		return status;
 	}
 	printf("skipped steps leave a range: the first bad patch is one of\n");
 	for (long i = lo + 1; i <= hi; i++) {
@@ -155,7 +199,16 @@ int cmd_bisect(int argc, char **argv)
 		ui_fail(&err);
 		goto out;
 	}
+	if (b.commit) {
+		if (bisect_commit(&f, &b, &err)) {
+			ui_fail(&err);
+			goto out;
+		}
+		status = culprit_print(&b, "commit", b.culprit);
+		goto out;
+	}
 	bisect_run(&f, &b);
+	bisect_verify(&f, &b);
 	status = answer_print(&b, &f.m.configs[f.sel[0]], b.lo, b.hi);
 out:
 	bisect_release(&f, &b);

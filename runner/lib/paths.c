@@ -41,6 +41,7 @@ NAMED_PATH_FUNC(path_lava_jobs, "lava/%s")
 NAMED_PATH_FUNC(path_bisect_log, "bisect/%s.log")
 NAMED_PATH_FUNC(path_bisect_series, "bisect/%s.series")
 NAMED_PATH_FUNC(path_bisect_build_log, "bisect/%s.build.log")
+NAMED_PATH_FUNC(path_bisect_patch, "bisect/%s.patch")
 
 NAMED_PATH_FUNC(path_image, "%s")
 PATH_FUNC(path_kconfig, ".config")

@@ -30,6 +30,7 @@
  *                               (the LAVA back end's boot)
  *   BUILD/bisect/               CONFIG.log CONFIG.series
  *                               CONFIG.K.build.log
+ *                               CONFIG.verify.patch CONFIG.revert.patch
  *   BUILD/lava/CONFIG/          job.yaml and the images it names
  *   BUILD/apt/SUITE-ID/         apt's own state for a fetched source:
  *                               sources/ lists/ cache/ updated apt.log
@@ -70,6 +71,8 @@ char *path_bisect_log(const char *build, const char *config);
 char *path_bisect_series(const char *build, const char *config);
 /* bisect/STEP.build.log: an untestable step's, STEP "CONFIG.K" */
 char *path_bisect_build_log(const char *build, const char *step);
+/* bisect/CHECK.patch: --commit's, CHECK "CONFIG.verify" or "CONFIG.revert" */
+char *path_bisect_patch(const char *build, const char *check);
 /* lava/CONFIG: a job of `sysfarm lava-jobs` and its images */
 char *path_lava_jobs(const char *build, const char *config);
 

@@ -691,6 +691,40 @@ unsigned long kbuild_objects(const struct kbuild *kb, const struct config *c,
 	return n;
 }
 
+int kbuild_clean(const struct kbuild *kb, const struct config *c,
+		 const struct source *src, struct sf_err *err)
+{
+	char *dir = kbuild_dir(kb, c, src);
+	char *keep[] = { path_kconfig(dir), path_config_stamp(dir),
+			 path_tree_stamp(dir) };
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int ret = 0;
+
+	if (!d && errno != ENOENT)
+		ret = err_set(err, "cannot read '%s': %s", dir, strerror(errno));
+	while (d && !ret && (e = readdir(d))) {
+		char *path;
+		int kept = 0;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		path = xstrfmt("%s/%s", dir, e->d_name);
+		for (size_t i = 0; i < sizeof(keep) / sizeof(*keep); i++)
+			kept |= !strcmp(path, keep[i]);
+		if (!kept && rm_rf(path))
+			ret = err_set(err, "cannot remove '%s': %s", path,
+				      strerror(errno));
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	for (size_t i = 0; i < sizeof(keep) / sizeof(*keep); i++)
+		free(keep[i]);
+	free(dir);
+	return ret;
+}
+
 enum kbuild_status kbuild_run(const struct kbuild *kb, const struct matrix *m,
 			      const struct config *c, const struct source *src,
 			      struct sf_err *err)

@@ -129,6 +129,20 @@ char *kbuild_dir(const struct kbuild *kb, const struct config *c,
 		 const struct source *src);
 
 /**
+ * kbuild_clean() - empty @c's kernel directory (kbuild_dir()) but for its
+ *	.config and the stamps that say what it was made from
+ *
+ * The next build compiles every object again, none of an earlier build
+ * reused, from the compiler cache where it has them: the directory stays
+ * where it was, and its paths are ccache's key. A bisection's culprit is
+ * verified so. Nothing to empty is no error.
+ *
+ * Return: 0, or -1 with @err naming what could not be removed.
+ */
+int kbuild_clean(const struct kbuild *kb, const struct config *c,
+		 const struct source *src, struct sf_err *err);
+
+/**
  * kbuild_objects() - about how many objects a build of @c compiles: the
  * count the last build in its directory left, else that of the newest
  * build of the same arch from the same tree, else 0 (unknown)

@@ -6,9 +6,11 @@
 # max_active accept 0). `update --kernel-src . --expected BASE` blesses a
 # baseline from the good commit; `git bisect run sysfarm check --kernel-src
 # . --expected BASE` names the commit that changed the ABI and skips the
-# one that does not build. sysfarm builds a private copy of the repository
-# with patches/series applied: the repository stays clean, and each step
-# after the first recompiles only what its checkout changed.
+# one that does not build; `bisect --commit` then verifies that commit
+# (its tree built from nothing, the tip with it reverted). sysfarm builds
+# a private copy of the repository with patches/series applied: the
+# repository stays clean, and each step after the first recompiles only
+# what its checkout changed.
 . "$(dirname "$0")/../lib.sh"
 cd "$TOP" || exit 1
 C=x86_64-sysfs-on
@@ -150,4 +152,29 @@ on_main_clean() {
 	[ -z "$(g status --porcelain --ignored)" ]
 }
 check "git bisect reset leaves main checked out and clean" on_main_clean
+
+# The commit git named, checked as bisect checks a first bad patch: its
+# tree built from nothing, the tip (main) with it reverted. The
+# repository is only read: nothing under it, .git included, is newer.
+touch "$TMP/before"
+t=$(date +%s)
+(cd "$REPO" && "$SYSFARM" bisect --matrix "$TOP/matrix.yaml" \
+	--build-dir "$BD" --kernel-src . --expected "$BASE" \
+	--commit "$bad" "$C") >"$TMP/verify" 2>"$TMP/verify.err"
+status=$?
+echo "# bisect --commit: $(($(date +%s) - t))s"
+check "bisect --commit FIRST-BAD exits 0 (status $status)" \
+	test "$status" -eq 0
+[ "$status" -eq 0 ] || sed 's/^/# /' "$TMP/verify" "$TMP/verify.err"
+check "... names it, with its entry (max_active 0 no longer refused)" sh -c \
+	"grep -qx 'first bad commit: $bad max-active-accepts-0' '$TMP/verify' &&
+	 grep -q 'probes\[1\]\.result.*\"EINVAL\" -> \"ok\"' '$TMP/verify'"
+check "... and ends with verify: PASS, revert: PASS" \
+	test "$(tail -1 "$TMP/verify")" = "verify: PASS, revert: PASS"
+check "... the revert patch is git's, in the build directory" \
+	grep -q '^-.*val < 0' "$BD/bisect/$C.revert.patch"
+check "... the repository only read: nothing in it newer, main clean" sh -c \
+	"test -z \"\$(find '$REPO' -newer '$TMP/before' | head -3)\" &&
+	 [ \"\$(git -C '$REPO' rev-parse HEAD)\" = \"\$(git -C '$REPO' rev-parse main)\" ] &&
+	 [ -z \"\$(git -C '$REPO' status --porcelain --ignored)\" ]"
 done_testing

@@ -42,7 +42,7 @@ options() {
 	check) set -- $golden --allow-added --tap --color ;;
 	update) set -- --force $golden ;;
 	review) set -- --accept --reject --color --expected --redactions ;;
-	bisect) set -- --good --bad --allow-added ;;
+	bisect) set -- --good --bad --allow-added --expected --commit ;;
 	abi) set -- --table --goldens --kernel-tree --snapshot --kconfig ;;
 	upgrade) set -- --axis --from --to --expected --redactions \
 		--snapshots --no-renames --full --markdown --json --no-origin ;;
