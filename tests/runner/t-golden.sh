@@ -205,6 +205,10 @@ abi_change() {
 	configs "$1" | sed 's/$/ DIFF/' >"$TMP/expect"
 	check "... every $1 configuration DIFFs, and no other is checked" \
 		diff -u "$TMP/expect" "$TMP/actual"
+	# which, and why (a FLAKY names the paths its two boots disagree on)
+	cmp -s "$TMP/expect" "$TMP/actual" ||
+		jq -r '.configs[] | "\(.config): \(.verdict): \(.message)"' \
+			build/out/results.json | sed 's/^/# /'
 	jq -r '.configs[].diff[] | "\(.kind) \(.path | split("/") | last)"' \
 		build/out/results.json | sort -u >"$TMP/actual"
 	printf '%s\n' "mode affinity_strict" "removed affinity_scope" \
