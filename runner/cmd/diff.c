@@ -14,8 +14,7 @@
 struct diff_opts {
 	int json;
 	int color;
-	int no_renames;
-	int full;
+	struct fold_opts fold;
 	const char *rules;
 };
 
@@ -24,10 +23,7 @@ static const struct opt diff_options[] = {
 		    "the changes as a JSON array"),
 	OPT_COLOR(0, "color", struct diff_opts, color,
 		  "auto (a terminal), always or never"),
-	OPT_BOOLEAN(0, "no-renames", struct diff_opts, no_renames,
-		    "a renamed directory's entries each, not one 'renamed'"),
-	OPT_BOOLEAN(0, "full", struct diff_opts, full,
-		    "a removed or added directory's entries each, not one"),
+	OPT_INCLUDE(fold_options, struct diff_opts, fold),
 	OPT_STRING(0, "redactions", struct diff_opts, rules, "FILE",
 		   "normalize both sides with these rules first "
 		   "(expected/redactions.yaml; none by default)"),
@@ -63,8 +59,7 @@ int cmd_diff(int argc, char **argv)
 		ui_error("sysfarm diff", &err);
 		return SF_EXIT_USAGE;
 	}
-	diff_fold(&d, (o.no_renames ? 0 : DIFF_FOLD_RENAMES) |
-		  (o.full ? 0 : DIFF_FOLD_SUBTREES));
+	diff_fold(&d, ui_fold(&o.fold));
 	if (o.json) {
 		json_t *arr = diff_to_json(&d);
 

@@ -121,6 +121,20 @@ static const struct opt group_options[] = {
 	OPT_END
 };
 
+const struct opt fold_options[] = {
+	OPT_BOOLEAN(0, "no-renames", struct fold_opts, no_renames,
+		    "a renamed directory's entries each, not one 'renamed'"),
+	OPT_BOOLEAN(0, "full", struct fold_opts, full,
+		    "a removed or added directory's entries each, not one"),
+	OPT_END
+};
+
+unsigned int ui_fold(const struct fold_opts *o)
+{
+	return (o->no_renames ? 0 : DIFF_FOLD_RENAMES) |
+	       (o->full ? 0 : DIFF_FOLD_SUBTREES);
+}
+
 static unsigned int ui_groups;
 
 void ui_command(unsigned int groups)

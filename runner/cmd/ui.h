@@ -49,6 +49,16 @@ enum ui_group {
 				 * own options */
 };
 
+/* --no-renames and --full, diff's and upgrade's: what diff_fold() folds. */
+struct fold_opts {
+	int no_renames, full;
+};
+
+extern const struct opt fold_options[];
+
+/* DIFF_FOLD_RENAMES and DIFF_FOLD_SUBTREES, but those @o turns off. */
+unsigned int ui_fold(const struct fold_opts *o);
+
 /* The groups of the command sysfarm runs: its commands[] row's. */
 void ui_command(unsigned int groups);
 

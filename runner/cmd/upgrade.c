@@ -38,7 +38,7 @@ struct upgrade_opts {
 	struct golden_dir_opts dir;
 	const char *markdown;
 	int snapshots, json;
-	int no_renames, full;
+	struct fold_opts fold;
 };
 
 static const struct opt upgrade_options[] = {
@@ -51,10 +51,7 @@ static const struct opt upgrade_options[] = {
 	OPT_INCLUDE(golden_dir_options, struct upgrade_opts, dir),
 	OPT_BOOLEAN(0, "snapshots", struct upgrade_opts, snapshots,
 		    "compare BUILD/out/CONFIG/snapshot.json instead"),
-	OPT_BOOLEAN(0, "no-renames", struct upgrade_opts, no_renames,
-		    "a renamed directory's entries each, not one 'renamed'"),
-	OPT_BOOLEAN(0, "full", struct upgrade_opts, full,
-		    "a removed or added directory's entries each, not one"),
+	OPT_INCLUDE(fold_options, struct upgrade_opts, fold),
 	OPT_STRING(0, "markdown", struct upgrade_opts, markdown, "FILE",
 		   "also append it as Markdown to FILE ('-': stdout), e.g. "
 		   "\"$GITHUB_STEP_SUMMARY\""),
@@ -133,8 +130,7 @@ int cmd_upgrade(int argc, char **argv)
 		goto out;
 	o.rq.goldens = o.snapshots ? NULL : goldens;
 	o.rq.rules = &rules;
-	o.rq.fold = (o.no_renames ? 0 : DIFF_FOLD_RENAMES) |
-		    (o.full ? 0 : DIFF_FOLD_SUBTREES);
+	o.rq.fold = ui_fold(&o.fold);
 	status = upgrade_review(&u, &o.rq);
 	misses_print(&u, o.snapshots);
 	if (status == SF_EXIT_USAGE)
