@@ -6,7 +6,7 @@
 # the farm prepares a source's tree; a golden and pending snapshots with a
 # change of each status; abi.yaml lets an obsolete file's removal and an
 # addition to testing/ pass. Nothing is built or booted: review judges a
-# pending snapshot as check judges a fresh one (golden_allow()), upgrade
+# pending snapshot as check judges a fresh one (judge_snapshot()), upgrade
 # compares the sides, report renders a results file in every format.
 . "$(dirname "$0")/../lib.sh"
 S=$TOP/tests/abi/status
